@@ -1,0 +1,144 @@
+/**
+ * Built-in ops every worker provides. Ops that touch the host (shell, files) deliberately do
+ * not exist here: a deployment that wants them adds its own module via OPS_MODULES.
+ */
+import { ApplicationFailure } from '@temporalio/common';
+import { z } from 'zod';
+import { defineOp, type OpDefinition } from '../op-registry';
+
+/** Does nothing and returns null: the cheapest possible node. */
+export const noopOp = defineOp({
+  name: 'noop',
+  description: 'Does nothing; returns null.',
+  params: z.object({}).catchall(z.unknown()),
+  run: async () => null,
+});
+
+/** Returns its params and its data inputs, for wiring and debugging plans. */
+export const echoOp = defineOp({
+  name: 'echo',
+  description: 'Returns its params (and data inputs under "inputs" when it has any).',
+  params: z.record(z.string(), z.unknown()),
+  run: async (params, ctx) => (Object.keys(ctx.inputs).length > 0 ? { ...params, inputs: ctx.inputs } : params),
+});
+
+/** Sleeps, heartbeating, and stops promptly when the run cancels it. */
+export const sleepOp = defineOp({
+  name: 'sleep',
+  description: 'Waits ms milliseconds, heartbeating; cancellable.',
+  params: z.object({ ms: z.number().int().min(0).max(86_400_000) }),
+  run: async ({ ms }, ctx) => {
+    const started = Date.now();
+    const tick = Math.min(1000, Math.max(50, ms / 10));
+    while (Date.now() - started < ms) {
+      ctx.heartbeat({ elapsed_ms: Date.now() - started });
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(resolve, Math.min(tick, ms - (Date.now() - started)));
+        ctx.signal.addEventListener('abort', () => {
+          clearTimeout(timer);
+          reject(ctx.signal.reason ?? new Error('cancelled'));
+        }, { once: true });
+      });
+    }
+    return { slept_ms: Date.now() - started };
+  },
+});
+
+/** Picks fields (dot paths) out of a JSON value, e.g. from a data input. */
+export const jsonPickOp = defineOp({
+  name: 'json_pick',
+  description: 'Returns {key: value at path} for each entry of "fields" (dot paths into "from").',
+  params: z.object({ from: z.unknown(), fields: z.record(z.string(), z.string()) }),
+  run: async ({ from, fields }) => {
+    const out: Record<string, unknown> = {};
+    for (const [key, path] of Object.entries(fields)) {
+      out[key] = path.split('.').reduce<unknown>(
+        (v, part) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[part] : undefined),
+        from,
+      ) ?? null;
+    }
+    return out;
+  },
+});
+
+/** Shallow-merges objects, later ones winning; with no "objects", merges the data inputs. */
+export const jsonMergeOp = defineOp({
+  name: 'json_merge',
+  description: 'Shallow-merges "objects" (or, without it, the data inputs in node-id order).',
+  params: z.object({ objects: z.array(z.record(z.string(), z.unknown())).optional() }),
+  run: async ({ objects }, ctx) => {
+    const sources = objects ?? Object.keys(ctx.inputs).sort().map((id) => ctx.inputs[id]);
+    return Object.assign({}, ...sources.filter((s) => s !== null && typeof s === 'object'));
+  },
+});
+
+/** Options of the HTTP op that come from configuration, not from plans. */
+export interface HttpOpOptions {
+  /** Hosts a plan may call; empty allows every host. */
+  allowedHosts: readonly string[];
+}
+
+/** An HTTP request with a timeout and a response-size cap, limited to allowed hosts. */
+export function createHttpRequestOp(options: HttpOpOptions) {
+  return defineOp({
+    name: 'http_request',
+    description: 'Makes an HTTP request; returns {status, headers, body}.',
+    params: z.object({
+      url: z.url({ protocol: /^https?$/ }),
+      method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']).default('GET'),
+      headers: z.record(z.string(), z.string()).default({}),
+      body: z.unknown().optional(),
+      timeout_ms: z.number().int().min(1).max(300_000).default(10_000),
+      max_response_bytes: z.number().int().min(1).max(1_000_000).default(256_000),
+      fail_on_status: z.boolean().default(true),
+    }),
+    run: async (p, ctx) => {
+      const host = new URL(p.url).hostname.toLowerCase();
+      if (options.allowedHosts.length > 0 && !options.allowedHosts.includes(host)) {
+        throw ApplicationFailure.nonRetryable(`host "${host}" is not in HTTP_OP_ALLOWED_HOSTS`, 'host_not_allowed');
+      }
+      const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(p.timeout_ms)]);
+      const hasBody = p.body !== undefined && p.method !== 'GET' && p.method !== 'HEAD';
+      const response = await fetch(p.url, {
+        method: p.method,
+        headers: hasBody && typeof p.body !== 'string' ? { 'content-type': 'application/json', ...p.headers } : p.headers,
+        body: hasBody ? (typeof p.body === 'string' ? p.body : JSON.stringify(p.body)) : undefined,
+        signal,
+      });
+      const reader = response.body?.getReader();
+      const chunks: Uint8Array[] = [];
+      let size = 0;
+      while (reader) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        size += value.byteLength;
+        if (size > p.max_response_bytes) {
+          await reader.cancel();
+          throw ApplicationFailure.nonRetryable(`response from ${host} exceeds ${p.max_response_bytes} bytes`, 'response_too_large');
+        }
+        chunks.push(value);
+      }
+      const text = Buffer.concat(chunks).toString('utf8');
+      let body: unknown = text;
+      if ((response.headers.get('content-type') ?? '').includes('json')) {
+        try {
+          body = JSON.parse(text);
+        } catch {
+          body = text;
+        }
+      }
+      if (p.fail_on_status && response.status >= 400) {
+        // 4xx will not get better by retrying; 5xx might.
+        const message = `${p.method} ${p.url} answered ${response.status}`;
+        if (response.status < 500) throw ApplicationFailure.nonRetryable(message, 'http_status');
+        throw ApplicationFailure.retryable(message, 'http_status');
+      }
+      return { status: response.status, headers: Object.fromEntries(response.headers), body };
+    },
+  });
+}
+
+/** Every built-in op, configured. */
+export function builtinOps(options: HttpOpOptions): OpDefinition[] {
+  return [noopOp, echoOp, sleepOp, jsonPickOp, jsonMergeOp, createHttpRequestOp(options)] as OpDefinition[];
+}

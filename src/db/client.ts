@@ -1,0 +1,59 @@
+/**
+ * Postgres connection, database creation and migrations. The only module that opens pools.
+ */
+import { resolve } from 'node:path';
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import { schema } from './schema';
+
+export type Db = NodePgDatabase<typeof schema> & { $client: pg.Pool };
+
+export const MIGRATIONS_DIR = resolve(import.meta.dirname, '../../migrations');
+
+// Return bigint and numeric columns as JS numbers: counters here stay far below 2^53.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+/** Opens a pool and a drizzle handle on it. */
+export function createDb(url: string, poolSize = 10): Db {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5_000 });
+  // An idle client losing its connection (e.g. Postgres restarting) must not crash the process.
+  pool.on('error', () => undefined);
+  return drizzle(pool, { schema }) as Db;
+}
+
+/** Creates the database named in the URL if it does not exist yet. */
+export async function ensureDatabase(url: string): Promise<void> {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.slice(1));
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString(), connectionTimeoutMillis: 5_000 });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rowCount === 0) {
+      await client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`).catch((err: { code?: string }) => {
+        if (err.code !== '42P04') throw err; // created concurrently by another process
+      });
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+/** Applies the committed drizzle-kit migrations. */
+export async function migrateDb(db: Db): Promise<void> {
+  await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+}
+
+/** Creates the database if needed and applies migrations. */
+export async function prepareDatabase(url: string): Promise<void> {
+  await ensureDatabase(url);
+  const db = createDb(url, 1);
+  try {
+    await migrateDb(db);
+  } finally {
+    await db.$client.end();
+  }
+}

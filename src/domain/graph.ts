@@ -1,0 +1,217 @@
+/**
+ * Plan graph validity (SPEC §1): every problem is reported at once, each with a stable code,
+ * a path into the payload and a message naming the node or edge.
+ */
+import { checkGuard, isEmptyGuard } from './guards';
+import { planGraphPayloadSchema, type PlanEdge, type PlanGraphPayload } from './records';
+import { collectTemplateRefs, parseRef } from './refs';
+
+export const PLAN_ERROR_CODES = [
+  'empty_node_id',
+  'duplicate_node',
+  'dangling_edge',
+  'duplicate_edge',
+  'self_edge',
+  'cycle',
+  'unknown_op',
+  'undeclared_data_ref',
+  'invalid_guard',
+  'invalid_schema',
+] as const;
+export type PlanErrorCode = (typeof PLAN_ERROR_CODES)[number];
+
+export interface PlanIssue {
+  code: PlanErrorCode;
+  path: string;
+  message: string;
+}
+
+/** Predecessors of each node, split by edge kind, with ids in sorted order. */
+export interface GraphIndex {
+  nodeIds: string[];
+  preds: Map<string, { data: string[]; control: string[] }>;
+  succs: Map<string, string[]>;
+}
+
+/** Builds sorted adjacency lists; edges naming unknown nodes are ignored. */
+export function indexGraph(nodes: ReadonlyArray<{ id: string }>, edges: readonly PlanEdge[]): GraphIndex {
+  const nodeIds = [...new Set(nodes.map((n) => n.id))].sort();
+  const preds = new Map(nodeIds.map((id) => [id, { data: [] as string[], control: [] as string[] }]));
+  const succs = new Map(nodeIds.map((id) => [id, [] as string[]]));
+  for (const e of edges) {
+    const p = preds.get(e.to);
+    const s = succs.get(e.from);
+    if (!p || !s || e.from === e.to) continue;
+    if (!p[e.kind].includes(e.from)) p[e.kind].push(e.from);
+    if (!s.includes(e.to)) s.push(e.to);
+  }
+  for (const p of preds.values()) {
+    p.data.sort();
+    p.control.sort();
+  }
+  for (const s of succs.values()) s.sort();
+  return { nodeIds, preds, succs };
+}
+
+/** Node ids in a deterministic topological order (Kahn, smallest id first); null on a cycle. */
+export function topologicalOrder(index: GraphIndex): string[] | null {
+  const indegree = new Map(index.nodeIds.map((id) => [id, 0]));
+  for (const id of index.nodeIds) {
+    const p = index.preds.get(id)!;
+    indegree.set(id, new Set([...p.data, ...p.control]).size);
+  }
+  const ready = index.nodeIds.filter((id) => indegree.get(id) === 0);
+  const order: string[] = [];
+  while (ready.length > 0) {
+    ready.sort();
+    const id = ready.shift()!;
+    order.push(id);
+    for (const next of index.succs.get(id) ?? []) {
+      const d = indegree.get(next)! - 1;
+      indegree.set(next, d);
+      if (d === 0) ready.push(next);
+    }
+  }
+  return order.length === index.nodeIds.length ? order : null;
+}
+
+/** Finds the node ids of one cycle (in edge order), or null if the graph is acyclic. */
+export function findCycle(index: GraphIndex): string[] | null {
+  const WHITE = 0, GREY = 1, BLACK = 2;
+  const color = new Map(index.nodeIds.map((id) => [id, WHITE]));
+  const stack: string[] = [];
+  // Iterative DFS so a 10,000-node chain does not overflow the call stack.
+  for (const root of index.nodeIds) {
+    if (color.get(root) !== WHITE) continue;
+    const frames: Array<{ id: string; next: number }> = [{ id: root, next: 0 }];
+    color.set(root, GREY);
+    stack.push(root);
+    while (frames.length > 0) {
+      const frame = frames[frames.length - 1]!;
+      const succ = index.succs.get(frame.id) ?? [];
+      if (frame.next < succ.length) {
+        const to = succ[frame.next++]!;
+        if (color.get(to) === GREY) return stack.slice(stack.indexOf(to));
+        if (color.get(to) === WHITE) {
+          color.set(to, GREY);
+          stack.push(to);
+          frames.push({ id: to, next: 0 });
+        }
+      } else {
+        color.set(frame.id, BLACK);
+        stack.pop();
+        frames.pop();
+      }
+    }
+  }
+  return null;
+}
+
+export interface ValidateOptions {
+  /** Ops the worker provides; when given, unknown ops are reported. */
+  knownOps?: ReadonlySet<string>;
+}
+
+/** Validates a parsed plan graph payload and returns every problem found. */
+export function validatePlanGraph(plan: PlanGraphPayload, options: ValidateOptions = {}): PlanIssue[] {
+  const issues: PlanIssue[] = [];
+  const seen = new Map<string, number>();
+  plan.nodes.forEach((node, i) => {
+    if (node.id.trim() === '') {
+      issues.push({ code: 'empty_node_id', path: `nodes[${i}].id`, message: `node at index ${i} has an empty id` });
+      return;
+    }
+    const first = seen.get(node.id);
+    if (first !== undefined) {
+      issues.push({
+        code: 'duplicate_node',
+        path: `nodes[${i}].id`,
+        message: `node id "${node.id}" is used by nodes[${first}] and nodes[${i}]`,
+      });
+    } else seen.set(node.id, i);
+    if (options.knownOps && !options.knownOps.has(node.op)) {
+      issues.push({
+        code: 'unknown_op',
+        path: `nodes[${i}].op`,
+        message: `node "${node.id}" uses op "${node.op}", which no worker provides`,
+      });
+    }
+  });
+
+  const edgeKeys = new Set<string>();
+  plan.edges.forEach((edge, i) => {
+    const label = `edge ${edge.from} -> ${edge.to} (${edge.kind})`;
+    for (const end of ['from', 'to'] as const) {
+      if (!seen.has(edge[end])) {
+        issues.push({ code: 'dangling_edge', path: `edges[${i}].${end}`, message: `${label}: node "${edge[end]}" does not exist` });
+      }
+    }
+    if (edge.from === edge.to) {
+      issues.push({ code: 'self_edge', path: `edges[${i}]`, message: `${label}: a node cannot depend on itself` });
+    }
+    const key = `${edge.from}\u0000${edge.to}\u0000${edge.kind}`;
+    if (edgeKeys.has(key)) issues.push({ code: 'duplicate_edge', path: `edges[${i}]`, message: `${label} is declared twice` });
+    edgeKeys.add(key);
+  });
+
+  const index = indexGraph(plan.nodes, plan.edges);
+  const cycle = findCycle(index);
+  if (cycle) {
+    issues.push({ code: 'cycle', path: 'edges', message: `cycle through nodes ${[...cycle, cycle[0]].join(' -> ')}` });
+  }
+
+  const nodeIds = index.nodeIds;
+  plan.nodes.forEach((node, i) => {
+    const preds = index.preds.get(node.id);
+    const dataPreds = new Set(preds?.data ?? []);
+    const anyPreds = new Set([...(preds?.data ?? []), ...(preds?.control ?? [])]);
+    const guard = isEmptyGuard(node.guards) ? { problems: [], refs: [] } : checkGuard(node.guards, `nodes[${i}].guards`);
+    for (const problem of guard.problems) {
+      issues.push({ code: 'invalid_guard', path: problem.path, message: `node "${node.id}": ${problem.message}` });
+    }
+    const refs = [
+      ...collectTemplateRefs(node.params, `nodes[${i}].params`),
+      ...guard.refs.map((ref) => ({ ref, path: `nodes[${i}].guards` })),
+    ];
+    for (const { ref, path } of refs) {
+      const parsed = parseRef(ref, nodeIds);
+      if (parsed?.root !== 'node') continue;
+      // Reading an output needs a data edge; reading a state needs any edge, else it would race.
+      const declared = parsed.field === 'output' ? dataPreds.has(parsed.nodeId) : anyPreds.has(parsed.nodeId);
+      if (!declared) {
+        const needed = parsed.field === 'output' ? 'data edge' : 'edge';
+        issues.push({
+          code: 'undeclared_data_ref',
+          path,
+          message: `node "${node.id}" references "${ref}" but has no ${needed} ${parsed.nodeId} -> ${node.id}`,
+        });
+      }
+    }
+  });
+  return issues;
+}
+
+/** Turns zod issues into plan issues with the `invalid_schema` code. */
+export function schemaIssues(error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> }): PlanIssue[] {
+  return error.issues.map((issue) => {
+    const path = formatPath(issue.path);
+    return { code: 'invalid_schema', path, message: `${path || 'payload'}: ${issue.message}` };
+  });
+}
+
+/** Renders a path such as ["nodes", 2, "id"] as `nodes[2].id`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  return path
+    .map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`))
+    .join('');
+}
+
+export type PlanParseResult = { ok: true; plan: PlanGraphPayload } | { ok: false; issues: PlanIssue[] };
+
+/** Parses untrusted JSON into a plan graph and validates it: the one entry point for plan input. */
+export function parsePlanGraph(input: unknown, options: ValidateOptions = {}): PlanParseResult {
+  const parsed = planGraphPayloadSchema.safeParse(input);
+  if (!parsed.success) return { ok: false, issues: schemaIssues(parsed.error) };
+  const issues = validatePlanGraph(parsed.data, options);
+  return issues.length > 0 ? { ok: false, issues } : { ok: true, plan: parsed.data };
+}

@@ -1,0 +1,196 @@
+/**
+ * Wire schemas of memory records (SPEC §1). These zod schemas are the single source of the
+ * TypeScript types used by the API, the stores and the workflows.
+ */
+import { z } from 'zod';
+
+export const SENSITIVITIES = ['public', 'low', 'medium', 'high', 'hyper'] as const;
+export const sensitivitySchema = z.enum(SENSITIVITIES);
+export type Sensitivity = z.infer<typeof sensitivitySchema>;
+
+/** Rank of a sensitivity level: public = 0 … hyper = 4. */
+export function sensitivityRank(level: Sensitivity): number {
+  return SENSITIVITIES.indexOf(level);
+}
+
+export const MEMORY_TYPES = ['episodic', 'plan_graph', 'competence'] as const;
+export const memoryTypeSchema = z.enum(MEMORY_TYPES);
+export type MemoryType = z.infer<typeof memoryTypeSchema>;
+
+export const RELATION_PREDICATES = ['derived_from', 'supersedes', 'contested_by', 'forked_from', 'merged_from'] as const;
+export const relationSchema = z.object({
+  predicate: z.enum(RELATION_PREDICATES),
+  target_id: z.uuid(),
+  weight: z.number().default(1),
+});
+export type Relation = z.infer<typeof relationSchema>;
+
+const jsonObject = z.record(z.string(), z.unknown());
+/** A point in time on the wire: ISO-8601 text or epoch milliseconds. */
+const instant = z.union([z.iso.datetime({ offset: true }), z.number().nonnegative()]);
+
+// ---------- episodic ----------
+export const timelineEventSchema = z.object({
+  t: instant,
+  event_kind: z.string(),
+  ref: z.string().optional(),
+  summary: z.string().optional(),
+});
+export const toolNodeSchema = z.object({
+  id: z.string().min(1),
+  tool: z.string().min(1),
+  args: jsonObject.default({}),
+  result: z.unknown().optional(),
+  timestamp: instant.optional(),
+  depends_on: z.array(z.string()).default([]),
+});
+export const episodicPayloadSchema = z.object({
+  kind: z.literal('episodic'),
+  timeline: z.array(timelineEventSchema).default([]),
+  tool_graph: z.array(toolNodeSchema).default([]),
+  outcome: z.enum(['success', 'failure', 'partial']),
+  environment: jsonObject.optional(),
+});
+export type EpisodicPayload = z.infer<typeof episodicPayloadSchema>;
+export type ToolNode = z.infer<typeof toolNodeSchema>;
+
+// ---------- plan graph ----------
+const durationSchema = z.union([z.string().regex(/^\d+(\.\d+)?\s*(ms|s|m|h)$/), z.number().positive()]);
+export const retryPolicySchema = z.object({
+  maximum_attempts: z.number().int().min(1).max(100).optional(),
+  initial_interval: durationSchema.optional(),
+  backoff_coefficient: z.number().min(1).max(10).optional(),
+  maximum_interval: durationSchema.optional(),
+  non_retryable_error_types: z.array(z.string()).optional(),
+});
+export const nodePolicySchema = z.object({
+  retry: retryPolicySchema.optional(),
+  start_to_close_timeout: durationSchema.optional(),
+  schedule_to_close_timeout: durationSchema.optional(),
+  heartbeat_timeout: durationSchema.optional(),
+  continue_on_error: z.boolean().optional(),
+  task_queue: z.string().min(1).optional(),
+});
+export type NodePolicy = z.infer<typeof nodePolicySchema>;
+export type Duration = z.infer<typeof durationSchema>;
+
+export const planNodeSchema = z.object({
+  id: z.string(),
+  op: z.string().min(1),
+  params: jsonObject.default({}),
+  /** A guard expression (see guards.ts); `{}`, the default, means "always run". */
+  guards: jsonObject.default({}),
+  policy: nodePolicySchema.optional(),
+});
+export type PlanNode = z.infer<typeof planNodeSchema>;
+
+export const EDGE_KINDS = ['data', 'control'] as const;
+export const planEdgeSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  kind: z.enum(EDGE_KINDS),
+});
+export type PlanEdge = z.infer<typeof planEdgeSchema>;
+
+export const planConstraintsSchema = z
+  .object({
+    failure_policy: z.enum(['fail_fast', 'continue']).default('fail_fast'),
+    max_parallelism: z.number().int().min(1).max(1000).optional(),
+    timeout: durationSchema.optional(),
+    max_sensitivity: sensitivitySchema.optional(),
+    requires_authenticated: z.boolean().optional(),
+  })
+  .catchall(z.unknown());
+export type PlanConstraints = z.infer<typeof planConstraintsSchema>;
+
+export const planMetricsSchema = z.object({
+  execution_count: z.number().int().nonnegative().default(0),
+  failure_rate: z.number().min(0).max(1).default(0),
+  avg_latency_ms: z.number().nonnegative().default(0),
+  last_executed_at: z.string().nullable().default(null),
+});
+export type PlanMetrics = z.infer<typeof planMetricsSchema>;
+
+export const planGraphPayloadSchema = z.object({
+  kind: z.literal('plan_graph'),
+  plan_id: z.string().min(1),
+  version: z.string().default('1'),
+  intent: z.string().min(1),
+  constraints: planConstraintsSchema.default({ failure_policy: 'fail_fast' }),
+  inputs_schema: jsonObject.default({}),
+  outputs_schema: jsonObject.default({}),
+  nodes: z.array(planNodeSchema).min(1),
+  edges: z.array(planEdgeSchema).default([]),
+  metrics: planMetricsSchema.default({ execution_count: 0, failure_rate: 0, avg_latency_ms: 0, last_executed_at: null }),
+});
+export type PlanGraphPayload = z.infer<typeof planGraphPayloadSchema>;
+export type PlanGraphPayloadInput = z.input<typeof planGraphPayloadSchema>;
+
+// ---------- competence ----------
+export const competencePayloadSchema = z.object({
+  kind: z.literal('competence'),
+  skill_name: z.string().min(1),
+  triggers: z.array(z.object({ signal: z.string(), conditions: jsonObject.optional() })).default([]),
+  recipe: z.array(z.object({ step: z.number().int(), tool: z.string() })).default([]),
+  required_tools: z.array(z.string()).default([]),
+  performance: z.object({
+    success_count: z.number().int().nonnegative(),
+    failure_count: z.number().int().nonnegative(),
+    success_rate: z.number().min(0).max(1),
+    avg_latency_ms: z.number().nonnegative(),
+    last_used_at: z.string().nullable(),
+  }),
+  version: z.string().default('1'),
+});
+export type CompetencePayload = z.infer<typeof competencePayloadSchema>;
+
+export const payloadSchema = z.discriminatedUnion('kind', [
+  episodicPayloadSchema,
+  planGraphPayloadSchema,
+  competencePayloadSchema,
+]);
+export type Payload = z.infer<typeof payloadSchema>;
+
+/** Fields a caller sets when storing a record; the store assigns ids and timestamps. */
+export const recordEnvelopeSchema = z.object({
+  sensitivity: sensitivitySchema.default('low'),
+  confidence: z.number().min(0).max(1).default(0.5),
+  salience: z.number().min(0).default(0),
+  scope: z.string().default(''),
+  tags: z.array(z.string()).default([]),
+});
+
+export const newEpisodeSchema = recordEnvelopeSchema.extend({ payload: episodicPayloadSchema });
+export type NewEpisode = z.infer<typeof newEpisodeSchema>;
+export const newPlanSchema = recordEnvelopeSchema.extend({ payload: planGraphPayloadSchema });
+export type NewPlan = z.infer<typeof newPlanSchema>;
+
+export const RECORD_STATUSES = ['active', 'superseded', 'retracted', 'merged'] as const;
+export type RecordStatus = (typeof RECORD_STATUSES)[number];
+
+/** A stored memory record as the API returns it. */
+export const memoryRecordSchema = z.object({
+  id: z.uuid(),
+  type: memoryTypeSchema,
+  sensitivity: sensitivitySchema,
+  confidence: z.number(),
+  salience: z.number(),
+  scope: z.string(),
+  tags: z.array(z.string()),
+  status: z.enum(RECORD_STATUSES),
+  revision: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  last_reinforced_at: z.string(),
+  payload: payloadSchema,
+  relations: z.array(relationSchema),
+});
+export type MemoryRecord = z.infer<typeof memoryRecordSchema>;
+
+/** Who is asking: the caller's clearance (SPEC §3). */
+export const trustContextSchema = z.object({
+  max_sensitivity: sensitivitySchema,
+  authenticated: z.boolean(),
+  scopes: z.array(z.string()).optional(),
+});
+export type TrustContext = z.infer<typeof trustContextSchema>;

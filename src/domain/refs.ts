@@ -1,0 +1,102 @@
+/**
+ * References from params and guards into run inputs and upstream node outputs:
+ * `inputs.<path>`, `nodes.<id>.output.<path>`, `nodes.<id>.state`.
+ * In params a reference is written `{{ … }}`: a string that is exactly one reference keeps the
+ * referenced JSON value; references inside a longer string are interpolated as text.
+ */
+
+/** What a reference can see: the run inputs and each finished node's state and output. */
+export interface RefScope {
+  inputs: unknown;
+  nodes: Readonly<Record<string, { state: string; output?: unknown } | undefined>>;
+}
+
+export type ParsedRef =
+  | { root: 'inputs'; path: string[] }
+  | { root: 'node'; nodeId: string; field: 'output' | 'state'; path: string[] };
+
+const TEMPLATE = /\{\{\s*([^{}]+?)\s*\}\}/g;
+const WHOLE_TEMPLATE = /^\{\{\s*([^{}]+?)\s*\}\}$/;
+
+/** Parses a reference; node ids may contain dots, so the longest known id wins. */
+export function parseRef(ref: string, nodeIds: readonly string[]): ParsedRef | undefined {
+  if (ref === 'inputs' || ref.startsWith('inputs.')) {
+    return { root: 'inputs', path: ref === 'inputs' ? [] : ref.slice('inputs.'.length).split('.') };
+  }
+  if (!ref.startsWith('nodes.')) return undefined;
+  const rest = ref.slice('nodes.'.length);
+  let best: string | undefined;
+  for (const id of nodeIds) {
+    if ((rest.startsWith(`${id}.output`) || rest === `${id}.state`) && (best === undefined || id.length > best.length)) {
+      best = id;
+    }
+  }
+  if (best === undefined) {
+    // Unknown node: still report the id the reference names so validation can say which.
+    const [nodeId = '', field, ...path] = rest.split('.');
+    if (field !== 'output' && field !== 'state') return undefined;
+    return { root: 'node', nodeId, field, path };
+  }
+  const tail = rest.slice(best.length + 1);
+  const [field, ...path] = tail.split('.');
+  if (field === 'state' && path.length === 0) return { root: 'node', nodeId: best, field: 'state', path: [] };
+  if (field !== 'output') return undefined;
+  return { root: 'node', nodeId: best, field: 'output', path };
+}
+
+function walk(value: unknown, path: readonly string[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = Array.isArray(current) ? current[Number(key)] : (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+/** Looks a parsed reference up in the scope; undefined when it does not resolve. */
+export function lookupRef(ref: ParsedRef, scope: RefScope): unknown {
+  if (ref.root === 'inputs') return walk(scope.inputs, ref.path);
+  const node = scope.nodes[ref.nodeId];
+  if (!node) return undefined;
+  return ref.field === 'state' ? node.state : walk(node.output, ref.path);
+}
+
+/** Every reference text found in the `{{ }}` templates of a JSON value, with its path. */
+export function collectTemplateRefs(value: unknown, path = ''): Array<{ ref: string; path: string }> {
+  if (typeof value === 'string') {
+    return [...value.matchAll(TEMPLATE)].map((m) => ({ ref: (m[1] ?? '').trim(), path }));
+  }
+  if (Array.isArray(value)) return value.flatMap((v, i) => collectTemplateRefs(v, `${path}[${i}]`));
+  if (value !== null && typeof value === 'object') {
+    return Object.keys(value)
+      .sort()
+      .flatMap((k) => collectTemplateRefs((value as Record<string, unknown>)[k], path ? `${path}.${k}` : k));
+  }
+  return [];
+}
+
+/** Resolves every `{{ }}` template in a JSON value against the scope. */
+export function resolveTemplates(value: unknown, scope: RefScope, nodeIds: readonly string[]): unknown {
+  if (typeof value === 'string') {
+    const whole = WHOLE_TEMPLATE.exec(value);
+    if (whole) {
+      const parsed = parseRef((whole[1] ?? '').trim(), nodeIds);
+      return parsed ? lookupRef(parsed, scope) : undefined;
+    }
+    return value.replace(TEMPLATE, (_match, ref: string) => {
+      const parsed = parseRef(ref.trim(), nodeIds);
+      const found = parsed ? lookupRef(parsed, scope) : undefined;
+      if (found === undefined || found === null) return '';
+      return typeof found === 'string' ? found : JSON.stringify(found);
+    });
+  }
+  if (Array.isArray(value)) return value.map((v) => resolveTemplates(v, scope, nodeIds));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) {
+      out[key] = resolveTemplates((value as Record<string, unknown>)[key], scope, nodeIds);
+    }
+    return out;
+  }
+  return value;
+}

@@ -1,0 +1,98 @@
+/**
+ * Messages and state shared by the executor workflow and the code that starts and watches it.
+ * Safe to import from workflow code: no I/O, only `@temporalio/workflow`'s pure definers.
+ */
+import { defineQuery } from '@temporalio/workflow';
+import type { PlanGraphPayload, TrustContext } from './records';
+
+export const NODE_STATES = ['pending', 'running', 'succeeded', 'failed', 'skipped', 'cancelled'] as const;
+export type NodeState = (typeof NODE_STATES)[number];
+export const TERMINAL_NODE_STATES: ReadonlySet<NodeState> = new Set(['succeeded', 'failed', 'skipped', 'cancelled']);
+
+export type RunState = 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+/** Stable failure types (ApplicationFailure.type) raised by the executor and the ops. */
+export const NODE_ERROR_TYPES = {
+  invalidParams: 'invalid_params',
+  unknownOp: 'unknown_op',
+  outputTooLarge: 'output_too_large',
+  invalidPlan: 'invalid_plan',
+  invalidInputs: 'invalid_inputs',
+  runFailed: 'plan_run_failed',
+  runTimeout: 'run_timeout',
+} as const;
+
+/** The plan a run is pinned to: later edits of the stored record never reach it. */
+export interface PlanSnapshot {
+  record_id: string;
+  revision: number;
+  payload: PlanGraphPayload;
+}
+
+/** The executor workflow's single input. */
+export interface PlanRunInput {
+  plan: PlanSnapshot;
+  inputs: Record<string, unknown>;
+  trust?: TrustContext;
+  task_descriptor?: string;
+}
+
+/** What one node's activity receives: its resolved params and its data predecessors' outputs. */
+export interface NodeActivityInput {
+  node_id: string;
+  params: Record<string, unknown>;
+  inputs: Record<string, unknown>;
+}
+
+/** What an op activity returns: the node output and the attempt that produced it. */
+export interface NodeActivityResult {
+  output: unknown;
+  attempt: number;
+}
+
+export interface NodeError {
+  type: string;
+  message: string;
+}
+
+export interface NodeStatus {
+  id: string;
+  op: string;
+  state: NodeState;
+  attempts: number;
+  started_at?: string;
+  finished_at?: string;
+  /** Why a node was skipped or cancelled. */
+  reason?: string;
+  error?: NodeError;
+  output?: unknown;
+}
+
+/** The `status` query's answer, and (when terminal) the workflow result. */
+export interface RunStatus {
+  plan_record_id: string;
+  plan_revision: number;
+  plan_id: string;
+  intent: string;
+  state: RunState;
+  started_at: string;
+  finished_at?: string;
+  latency_ms?: number;
+  error?: NodeError;
+  nodes: NodeStatus[];
+}
+
+export const statusQuery = defineQuery<RunStatus>('status');
+
+/** Payload of the run-outcome activity that updates the plan's metrics exactly once. */
+export interface RunOutcome {
+  plan_record_id: string;
+  plan_revision: number;
+  workflow_id: string;
+  run_id: string;
+  status: Exclude<RunState, 'running'>;
+  started_at: string;
+  finished_at: string;
+  latency_ms: number;
+  error?: NodeError;
+}

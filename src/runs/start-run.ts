@@ -1,0 +1,70 @@
+/**
+ * Starting a plan run: the one place that turns a stored plan into an executor workflow, with
+ * its search attributes, memo and checks made before anything starts.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { inputProblems } from '../../activities/run-activities';
+import { validatePlanGraph } from '../domain/graph';
+import type { MemoryRecord, PlanGraphPayload, TrustContext } from '../domain/records';
+import type { planExecutorWorkflow } from '../../workflows/plan-executor';
+import { DomainError } from '../errors';
+
+export const PLAN_ID_ATTRIBUTE = defineSearchAttributeKey('PlanId', SearchAttributeType.KEYWORD);
+export const PLAN_INTENT_ATTRIBUTE = defineSearchAttributeKey('PlanIntent', SearchAttributeType.KEYWORD);
+
+export interface StartRunOptions {
+  client: Client;
+  taskQueue: string;
+  record: MemoryRecord;
+  inputs?: Record<string, unknown>;
+  trust?: TrustContext;
+  taskDescriptor?: string;
+  /** A fixed workflow id (e.g. derived from an idempotency key); a fresh one otherwise. */
+  workflowId?: string;
+  /** Ops the workers provide, to refuse a plan with an unknown op before it starts. */
+  knownOps?: ReadonlySet<string>;
+}
+
+/** Workflow id of a run: readable in the UI, unique per run. */
+export function runWorkflowId(plan: PlanGraphPayload): string {
+  const slug = plan.plan_id.replace(/[^A-Za-z0-9_.-]+/g, '-').slice(0, 60);
+  return `plan-${slug}-${randomUUID()}`;
+}
+
+/** Validates a stored plan and its inputs, then starts the executor workflow. */
+export async function startPlanRun(options: StartRunOptions): Promise<WorkflowHandle<typeof planExecutorWorkflow>> {
+  const { record } = options;
+  if (record.payload.kind !== 'plan_graph') {
+    throw new DomainError('not_a_plan', `record ${record.id} is a ${record.type}, not a plan graph`);
+  }
+  if (record.status === 'retracted') throw new DomainError('plan_retracted', `plan ${record.id} is retracted`);
+  const payload = record.payload;
+  const issues = validatePlanGraph(payload, { knownOps: options.knownOps });
+  if (issues.length > 0) {
+    throw new DomainError('invalid_plan', `plan ${record.id} is not runnable: ${issues.map((i) => i.message).join("; ")}`, { issues });
+  }
+  const inputs = options.inputs ?? {};
+  const problems = inputProblems(payload.inputs_schema, inputs);
+  if (problems.length > 0) throw new DomainError('invalid_inputs', `run inputs do not match the plan's inputs_schema`, { problems });
+
+  return options.client.workflow.start('planExecutorWorkflow', {
+    taskQueue: options.taskQueue,
+    workflowId: options.workflowId ?? runWorkflowId(payload),
+    args: [
+      {
+        plan: { record_id: record.id, revision: record.revision, payload },
+        inputs,
+        trust: options.trust,
+        task_descriptor: options.taskDescriptor,
+      },
+    ],
+    typedSearchAttributes: [
+      { key: PLAN_ID_ATTRIBUTE, value: record.id },
+      { key: PLAN_INTENT_ATTRIBUTE, value: payload.intent },
+    ],
+    memo: { task_descriptor: options.taskDescriptor ?? '', plan_id: payload.plan_id, plan_revision: record.revision },
+    staticSummary: `${payload.intent} (${payload.nodes.length} nodes)`,
+  }) as Promise<WorkflowHandle<typeof planExecutorWorkflow>>;
+}

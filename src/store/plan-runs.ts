@@ -1,0 +1,81 @@
+/**
+ * Run rows and plan execution counters. Every write here is idempotent, because the
+ * activities that call it are retried.
+ */
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import type { RunOutcome } from '../domain/run-state';
+
+export interface RunStart {
+  plan_record_id: string;
+  plan_revision: number;
+  workflow_id: string;
+  run_id: string;
+  started_at: string;
+}
+
+/** Creates a store over the run rows and plan counters. */
+export function createRunStore(db: Db) {
+  return {
+    /** Opens the run row; a retry finds it already there and changes nothing. */
+    async openRun(run: RunStart): Promise<void> {
+      await db.execute(sql`
+        INSERT INTO plan_runs (workflow_id, run_id, plan_id, plan_revision, status, started_at)
+        VALUES (${run.workflow_id}, ${run.run_id}, ${run.plan_record_id}, ${run.plan_revision}, 'running', ${run.started_at})
+        ON CONFLICT (workflow_id, run_id) DO NOTHING`);
+    },
+
+    /**
+     * Closes the run row and counts the run in the plan's counters, in one transaction keyed by
+     * the run: only the statement that flips `finished_at` from null counts, so a retry after a
+     * commit adds nothing, and the counters are incremented in place, so concurrent runs of one
+     * plan lose no update. Returns whether this call did the counting.
+     */
+    async closeRun(outcome: RunOutcome): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        await tx.execute(sql`
+          INSERT INTO plan_runs (workflow_id, run_id, plan_id, plan_revision, status, started_at)
+          VALUES (${outcome.workflow_id}, ${outcome.run_id}, ${outcome.plan_record_id}, ${outcome.plan_revision}, 'running', ${outcome.started_at})
+          ON CONFLICT (workflow_id, run_id) DO NOTHING`);
+        const counted = await tx.execute(sql`
+          WITH closed AS (
+            UPDATE plan_runs
+               SET status = ${outcome.status}, finished_at = ${outcome.finished_at},
+                   latency_ms = ${outcome.latency_ms}, error = ${outcome.error ? JSON.stringify(outcome.error) : null}::jsonb
+             WHERE workflow_id = ${outcome.workflow_id} AND run_id = ${outcome.run_id} AND finished_at IS NULL
+         RETURNING plan_id, status, latency_ms, finished_at
+          )
+          INSERT INTO plan_stats AS s (plan_id, successes, failures, latency_sum_ms, latency_samples, last_executed_at)
+          SELECT plan_id, (status = 'succeeded')::int, (status <> 'succeeded')::int, latency_ms, 1, finished_at
+            FROM closed
+           WHERE EXISTS (SELECT 1 FROM memory_records r WHERE r.id = closed.plan_id)
+          ON CONFLICT (plan_id) DO UPDATE SET
+            successes = s.successes + EXCLUDED.successes,
+            failures = s.failures + EXCLUDED.failures,
+            latency_sum_ms = s.latency_sum_ms + EXCLUDED.latency_sum_ms,
+            latency_samples = s.latency_samples + EXCLUDED.latency_samples,
+            last_executed_at = GREATEST(s.last_executed_at, EXCLUDED.last_executed_at)
+          RETURNING plan_id`);
+        return counted.rows.length > 0;
+      });
+    },
+
+    /** Run rows still open, oldest first (for reconciling runs that were terminated). */
+    async openRuns(olderThan: Date, limit: number) {
+      const result = await db.execute<{ workflow_id: string; run_id: string; plan_id: string; plan_revision: number; started_at: Date }>(sql`
+        SELECT workflow_id, run_id, plan_id, plan_revision, started_at FROM plan_runs
+         WHERE finished_at IS NULL AND started_at < ${olderThan.toISOString()}
+         ORDER BY started_at LIMIT ${limit}`);
+      return result.rows;
+    },
+
+    async getRun(workflowId: string) {
+      const result = await db.execute<Record<string, unknown>>(sql`
+        SELECT workflow_id, run_id, plan_id, plan_revision, status, started_at, finished_at, latency_ms, error
+          FROM plan_runs WHERE workflow_id = ${workflowId} ORDER BY started_at DESC LIMIT 1`);
+      return result.rows[0];
+    },
+  };
+}
+
+export type RunStore = ReturnType<typeof createRunStore>;

@@ -1,0 +1,172 @@
+/**
+ * Memory records: creation, lookup and the mapping from rows to the wire shape. Plan metrics
+ * are derived from the exact counters in plan_stats on every read.
+ */
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { memoryRecords } from '../db/schema';
+import type { Embedder } from '../embeddings/embedder';
+import { planText } from '../domain/plan-text';
+import {
+  sensitivityRank,
+  type CompetencePayload,
+  type EpisodicPayload,
+  type MemoryRecord,
+  type MemoryType,
+  type Payload,
+  type PlanGraphPayload,
+  type Relation,
+  type Sensitivity,
+} from '../domain/records';
+import { structureKey } from '../domain/structure';
+
+/** A Db or an open transaction: anything that can run a query. */
+export type Queryable = Pick<Db, 'execute' | 'insert' | 'select' | 'update'>;
+
+export interface RecordRow extends Record<string, unknown> {
+  id: string;
+  type: string;
+  sensitivity: string;
+  confidence: number;
+  salience: number;
+  scope: string;
+  tags: string[];
+  status: string;
+  revision: number;
+  payload: Payload;
+  created_at: Date | string;
+  updated_at: Date | string;
+  last_reinforced_at: Date | string;
+  relations?: Relation[] | null;
+  successes?: number | null;
+  failures?: number | null;
+  latency_sum_ms?: number | null;
+  latency_samples?: number | null;
+  last_executed_at?: Date | string | null;
+}
+
+const iso = (v: Date | string | null | undefined) => (v == null ? null : new Date(v).toISOString());
+
+/** Published plan metrics from exact counters (SPEC §4). */
+export function metricsFromCounters(row: Pick<RecordRow, 'successes' | 'failures' | 'latency_sum_ms' | 'latency_samples' | 'last_executed_at'>) {
+  const successes = Number(row.successes ?? 0);
+  const failures = Number(row.failures ?? 0);
+  const count = successes + failures;
+  const samples = Number(row.latency_samples ?? 0);
+  return {
+    execution_count: count,
+    failure_rate: count > 0 ? failures / count : 0,
+    avg_latency_ms: samples > 0 ? Number(row.latency_sum_ms ?? 0) / samples : 0,
+    last_executed_at: iso(row.last_executed_at),
+  };
+}
+
+/** Maps a joined row to the API shape. */
+export function toMemoryRecord(row: RecordRow): MemoryRecord {
+  let payload = row.payload;
+  if (payload.kind === 'plan_graph') payload = { ...payload, metrics: metricsFromCounters(row) };
+  return {
+    id: row.id,
+    type: row.type as MemoryType,
+    sensitivity: row.sensitivity as Sensitivity,
+    confidence: Number(row.confidence),
+    salience: Number(row.salience),
+    scope: row.scope,
+    tags: row.tags,
+    status: row.status as MemoryRecord['status'],
+    revision: row.revision,
+    created_at: iso(row.created_at)!,
+    updated_at: iso(row.updated_at)!,
+    last_reinforced_at: iso(row.last_reinforced_at)!,
+    payload,
+    relations: row.relations ?? [],
+  };
+}
+
+/** SELECT list joining a record with its relations and plan counters. */
+export const RECORD_COLUMNS = sql`
+  r.id, r.type, r.sensitivity, r.confidence, r.salience, r.scope, r.tags, r.status, r.revision, r.payload,
+  r.created_at, r.updated_at, r.last_reinforced_at,
+  s.successes, s.failures, s.latency_sum_ms, s.latency_samples, s.last_executed_at,
+  (SELECT coalesce(json_agg(json_build_object('predicate', m.predicate, 'target_id', m.target_id, 'weight', m.weight)
+          ORDER BY m.predicate, m.target_id), '[]'::json)
+     FROM memory_relations m WHERE m.source_id = r.id) AS relations`;
+
+export const RECORD_FROM = sql`memory_records r LEFT JOIN plan_stats s ON s.plan_id = r.id`;
+
+export interface NewRecord {
+  id?: string;
+  type: MemoryType;
+  sensitivity: Sensitivity;
+  confidence: number;
+  salience?: number;
+  scope?: string;
+  tags?: string[];
+  payload: EpisodicPayload | PlanGraphPayload | CompetencePayload;
+  embedding?: number[] | null;
+}
+
+/** Text a record is embedded by (SPEC §2: a plan's intent, else its ops joined by spaces). */
+export function embeddingText(payload: Payload): string {
+  if (payload.kind === 'plan_graph') return planText(payload);
+  if (payload.kind === 'competence') return `${payload.skill_name} ${payload.required_tools.join(' ')}`;
+  return payload.timeline.map((e) => `${e.event_kind} ${e.summary ?? ''}`).join(' ');
+}
+
+/** Column values for inserting a record. */
+export function recordValues(record: NewRecord) {
+  const payload = record.payload;
+  return {
+    id: record.id,
+    type: record.type,
+    sensitivity: record.sensitivity,
+    sensitivityRank: sensitivityRank(record.sensitivity),
+    confidence: record.confidence,
+    salience: record.salience ?? 0,
+    scope: record.scope ?? '',
+    tags: record.tags ?? [],
+    payload,
+    label: payload.kind === 'plan_graph' ? payload.intent : payload.kind === 'competence' ? payload.skill_name : null,
+    structureKey: payload.kind === 'plan_graph' ? structureKey(payload) : null,
+    embedding: record.embedding ?? null,
+  };
+}
+
+/** Creates the record store over a database and an optional embedder. */
+export function createRecordStore(db: Db, embedder?: Embedder) {
+  return {
+    /** Inserts a record with an audit `create` entry, in one transaction. */
+    async create(record: NewRecord, actor = 'system', relations: Relation[] = []): Promise<MemoryRecord> {
+      const embedding = record.embedding ?? (embedder ? (await embedder.embed([embeddingText(record.payload)]))[0] : null);
+      const id = await db.transaction(async (tx) => {
+        const [row] = await tx.insert(memoryRecords).values(recordValues({ ...record, embedding })).returning({ id: memoryRecords.id });
+        const newId = row!.id;
+        for (const rel of relations) {
+          await tx.execute(sql`INSERT INTO memory_relations (source_id, predicate, target_id, weight)
+            VALUES (${newId}, ${rel.predicate}, ${rel.target_id}, ${rel.weight}) ON CONFLICT DO NOTHING`);
+        }
+        await tx.execute(sql`INSERT INTO audit_log (record_id, action, actor, revision) VALUES (${newId}, 'create', ${actor}, 1)`);
+        return newId;
+      });
+      return (await this.get(id))!;
+    },
+
+    /** One record with its relations and live metrics, or undefined. */
+    async get(id: string): Promise<MemoryRecord | undefined> {
+      if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+      const result = await db.execute<RecordRow>(sql`SELECT ${RECORD_COLUMNS} FROM ${RECORD_FROM} WHERE r.id = ${id}`);
+      const row = result.rows[0];
+      return row ? toMemoryRecord(row) : undefined;
+    },
+
+    /** The audit entries of a record, oldest first. */
+    async audit(id: string) {
+      const result = await db.execute<{ action: string; actor: string; reason: string | null; revision: number; at: Date }>(
+        sql`SELECT action, actor, reason, revision, at FROM audit_log WHERE record_id = ${id} ORDER BY id`,
+      );
+      return result.rows;
+    },
+  };
+}
+
+export type RecordStore = ReturnType<typeof createRecordStore>;

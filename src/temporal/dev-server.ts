@@ -1,0 +1,82 @@
+/**
+ * Starts the Temporal dev server (with its Web UI) as a child process and waits until it
+ * answers. Used by `plangraph dev`, the test harness and the benchmarks.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Connection } from '@temporalio/client';
+
+export const SEARCH_ATTRIBUTES = { PlanId: 'Keyword', PlanIntent: 'Keyword' } as const;
+
+export interface DevServerOptions {
+  cliPath: string;
+  port: number;
+  uiPort?: number;
+  /** SQLite file that keeps histories across restarts; in-memory when omitted. */
+  dbFile?: string;
+  namespace?: string;
+  log?: (line: string) => void;
+}
+
+export interface DevServer {
+  address: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Spawns `temporal server start-dev` and resolves once its frontend answers. */
+export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port), '--log-level', 'warn'];
+  if (options.uiPort) args.push('--ui-port', String(options.uiPort));
+  else args.push('--headless');
+  if (options.dbFile) {
+    mkdirSync(dirname(options.dbFile), { recursive: true });
+    args.push('--db-filename', options.dbFile);
+  }
+  if (options.namespace && options.namespace !== 'default') args.push('--namespace', options.namespace);
+  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
+
+  const child = spawn(options.cliPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const output: string[] = [];
+  const keep = (chunk: Buffer) => {
+    const text = chunk.toString();
+    output.push(text);
+    if (output.length > 50) output.shift();
+    options.log?.(text);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+  const address = `127.0.0.1:${options.port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const early = await Promise.race([exited, new Promise((r) => setTimeout(() => r('wait'), 250))]);
+    if (early !== 'wait') {
+      throw new Error(`Temporal dev server exited with code ${String(early)}: ${output.join('').slice(-2000)}`);
+    }
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 1000 });
+      await connection.workflowService.getSystemInfo({});
+      await connection.close();
+      break;
+    } catch (err) {
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`Temporal dev server did not answer on ${address} within 60 s: ${String(err)}`);
+      }
+    }
+  }
+  return {
+    address,
+    process: child,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * The plangraph worker: executor and consolidation workflows plus every activity, wired from
+ * their dependencies in one place.
+ */
+import { resolve } from 'node:path';
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { createOpActivities, createOpRegistry, loadOpModules, type OpRegistry } from '../../activities/op-registry';
+import { builtinOps } from '../../activities/ops/builtins';
+import { createRunActivities } from '../../activities/run-activities';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import { createRunStore } from '../store/plan-runs';
+
+export const WORKFLOWS_PATH = resolve(import.meta.dirname, '../../workflows/index.ts');
+
+/** Built-in ops plus the user modules named in OPS_MODULES. */
+export async function loadOpRegistry(config: Pick<Config, 'OPS_MODULES' | 'HTTP_OP_ALLOWED_HOSTS'>): Promise<OpRegistry> {
+  return createOpRegistry([...builtinOps({ allowedHosts: config.HTTP_OP_ALLOWED_HOSTS }), ...(await loadOpModules(config.OPS_MODULES))]);
+}
+
+export interface WorkerDeps {
+  config: Config;
+  db: Db;
+  registry: OpRegistry;
+  connection: NativeConnection;
+  /** A prebuilt workflow bundle (tests bundle once per run); otherwise bundled at start. */
+  workflowBundlePath?: string;
+  taskQueue?: string;
+  extra?: Partial<WorkerOptions>;
+}
+
+/** All activities the worker registers. */
+export function createActivities(deps: Pick<WorkerDeps, 'config' | 'db' | 'registry'>) {
+  return {
+    ...createOpActivities(deps.registry, { outputLimitBytes: deps.config.NODE_OUTPUT_LIMIT_BYTES }),
+    ...createRunActivities({ runs: createRunStore(deps.db), registry: deps.registry }),
+  };
+}
+
+/** Creates (does not run) a worker on the configured task queue. */
+export async function createWorker(deps: WorkerDeps): Promise<Worker> {
+  return Worker.create({
+    connection: deps.connection,
+    namespace: deps.config.TEMPORAL_NAMESPACE,
+    taskQueue: deps.taskQueue ?? deps.config.TEMPORAL_TASK_QUEUE,
+    ...(deps.workflowBundlePath ? { workflowBundle: { codePath: deps.workflowBundlePath } } : { workflowsPath: WORKFLOWS_PATH }),
+    activities: createActivities(deps),
+    maxConcurrentActivityTaskExecutions: 200,
+    ...deps.extra,
+  });
+}

@@ -1,0 +1,91 @@
+/**
+ * One Temporal dev server and one fresh Postgres database per test run; workflows bundled once.
+ * Each test file then connects with its own task queue (see test/integration/harness.ts).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { loadConfig } from '../src/config';
+import { prepareDatabase } from '../src/db/client';
+import { findTemporalCli } from '../src/temporal/cli-binary';
+import { SEARCH_ATTRIBUTES, startDevServer } from '../src/temporal/dev-server';
+import { WORKFLOWS_PATH } from '../src/temporal/worker';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    temporalAddress: string;
+    databaseUrl: string;
+    workflowBundlePath: string;
+    temporalCliPath: string;
+  }
+}
+
+/** A free TCP port on loopback. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const config = loadConfig();
+  const dbName = `plangraph_test_${randomBytes(4).toString('hex')}`;
+  const dbUrl = new URL(config.DATABASE_URL);
+  dbUrl.pathname = `/${dbName}`;
+  await prepareDatabase(dbUrl.toString());
+
+  const cliPath = findTemporalCli(config.TEMPORAL_CLI_PATH);
+  let stopTemporal: () => Promise<void>;
+  let address: string;
+  if (cliPath) {
+    const server = await startDevServer({ cliPath, port: await freePort() });
+    address = server.address;
+    stopTemporal = () => server.stop();
+  } else {
+    // A machine with internet but no binary: the SDK downloads and caches its own dev server.
+    const env = await TestWorkflowEnvironment.createLocal({
+      server: { extraArgs: Object.entries(SEARCH_ATTRIBUTES).flatMap(([k, v]) => ['--search-attribute', `${k}=${v}`]) },
+    });
+    address = env.connection.options.address;
+    stopTemporal = () => env.teardown();
+  }
+
+  const bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger });
+  const bundlePath = join(mkdtempSync(join(tmpdir(), 'plangraph-bundle-')), 'workflows.js');
+  writeFileSync(bundlePath, bundle.code);
+
+  project.provide('temporalAddress', address);
+  project.provide('databaseUrl', dbUrl.toString());
+  project.provide('workflowBundlePath', bundlePath);
+  project.provide('temporalCliPath', cliPath ?? '');
+
+  return async () => {
+    await stopTemporal();
+    const admin = new URL(config.DATABASE_URL);
+    admin.pathname = '/postgres';
+    const client = new pg.Client({ connectionString: admin.toString() });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(dbName)} WITH (FORCE)`);
+    await client.end();
+  };
+}
+
+const quietLogger = {
+  log: () => undefined,
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: (message: string) => console.warn(message),
+  error: (message: string) => console.error(message),
+};

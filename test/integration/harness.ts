@@ -1,0 +1,77 @@
+/**
+ * Per-file test context: a config pointing at the run's Temporal server and database, a client,
+ * and a worker on a task queue of the file's own.
+ */
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Runtime, DefaultLogger } from '@temporalio/worker';
+import { inject } from 'vitest';
+import { loadConfig, type Config } from '../../src/config';
+import { createDb, type Db } from '../../src/db/client';
+import { createWorker, loadOpRegistry } from '../../src/temporal/worker';
+
+export const TEST_OPS_MODULE = resolve(import.meta.dirname, '../fixtures/test-ops.ts');
+
+let runtimeInstalled = false;
+
+export interface TestContext {
+  config: Config;
+  db: Db;
+  client: Client;
+  connection: Connection;
+  nativeConnection: NativeConnection;
+  taskQueue: string;
+  /** Runs a worker on this file's task queue while `fn` runs. */
+  withWorker<T>(fn: () => Promise<T>, overrides?: Partial<Config>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Unique id for workflow ids and names in a test. */
+export function uid(prefix = 't'): string {
+  return `${prefix}-${randomBytes(5).toString('hex')}`;
+}
+
+export async function createTestContext(overrides: Record<string, string> = {}): Promise<TestContext> {
+  if (!runtimeInstalled) {
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+    runtimeInstalled = true;
+  }
+  const taskQueue = uid('tq');
+  const config = loadConfig({
+    DATABASE_URL: inject('databaseUrl'),
+    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    OPS_MODULES: TEST_OPS_MODULE,
+    ...overrides,
+  });
+  const db = createDb(config.DATABASE_URL);
+  const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
+  const nativeConnection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+  const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+  const ctx: TestContext = {
+    config,
+    db,
+    client,
+    connection,
+    nativeConnection,
+    taskQueue,
+    async withWorker(fn, workerOverrides = {}) {
+      const workerConfig = { ...config, ...workerOverrides };
+      const worker = await createWorker({
+        config: workerConfig,
+        db,
+        registry: await loadOpRegistry(workerConfig),
+        connection: nativeConnection,
+        workflowBundlePath: inject('workflowBundlePath'),
+      });
+      return worker.runUntil(fn);
+    },
+    async close() {
+      await connection.close();
+      await nativeConnection.close();
+      await db.$client.end();
+    },
+  };
+  return ctx;
+}

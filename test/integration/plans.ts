@@ -1,0 +1,39 @@
+/** Builders for plan records used across integration tests. */
+import type { PlanGraphPayloadInput, Sensitivity } from '../../src/domain/records';
+import { planGraphPayloadSchema } from '../../src/domain/records';
+import type { Db } from '../../src/db/client';
+import { createRecordStore } from '../../src/store/records';
+import { uid } from './harness';
+
+type NodeSpec = { id: string; op: string; params?: Record<string, unknown>; guards?: Record<string, unknown>; policy?: Record<string, unknown> };
+
+/** Stores a plan graph built from nodes and edges; returns the record. */
+export async function storePlan(
+  db: Db,
+  spec: {
+    nodes: NodeSpec[];
+    edges?: Array<{ from: string; to: string; kind: 'data' | 'control' }>;
+    intent?: string;
+    constraints?: Record<string, unknown>;
+    inputs_schema?: Record<string, unknown>;
+    sensitivity?: Sensitivity;
+  },
+) {
+  const payload = planGraphPayloadSchema.parse({
+    kind: 'plan_graph',
+    plan_id: uid('plan'),
+    intent: spec.intent ?? 'test',
+    nodes: spec.nodes,
+    edges: spec.edges ?? [],
+    constraints: spec.constraints ?? {},
+    inputs_schema: spec.inputs_schema ?? {},
+  } satisfies PlanGraphPayloadInput);
+  return createRecordStore(db).create({ type: 'plan_graph', sensitivity: spec.sensitivity ?? 'low', confidence: 0.8, payload });
+}
+
+/** A chain n1 -> n2 -> … of the given op. */
+export function chain(n: number, op = 'noop', kind: 'data' | 'control' = 'control') {
+  const nodes = Array.from({ length: n }, (_, i) => ({ id: `n${String(i + 1).padStart(3, '0')}`, op }));
+  const edges = nodes.slice(1).map((node, i) => ({ from: nodes[i]!.id, to: node.id, kind }));
+  return { nodes, edges };
+}

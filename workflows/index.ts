@@ -1,0 +1,2 @@
+/** Every workflow the plangraph worker registers. */
+export { planExecutorWorkflow } from './plan-executor';

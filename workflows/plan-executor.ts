@@ -1,0 +1,251 @@
+/**
+ * The plan executor: runs a plan graph as a Temporal workflow. Each node is an activity whose
+ * type is its op and whose activity id is its node id. A node starts the moment all its
+ * predecessors are terminal (not level by level), up to `max_parallelism` at once.
+ */
+import {
+  ActivityCancellationType,
+  ActivityFailure,
+  ApplicationFailure,
+  CancellationScope,
+  condition,
+  isCancellation,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  sleep,
+  workflowInfo,
+  type ActivityOptions,
+} from '@temporalio/workflow';
+import type { createRunActivities } from '../activities/run-activities';
+import { parsePlanGraph } from '../src/domain/graph';
+import type { PlanNode } from '../src/domain/records';
+import { resolveTemplates } from '../src/domain/refs';
+import {
+  NODE_ERROR_TYPES,
+  statusQuery,
+  type NodeActivityInput,
+  type NodeActivityResult,
+  type NodeError,
+  type PlanRunInput,
+  type RunState,
+  type RunStatus,
+} from '../src/domain/run-state';
+import { PlanRun } from './plan-run';
+
+type RunActivities = ReturnType<typeof createRunActivities>;
+
+const { beginRun } = proxyLocalActivities<RunActivities>({
+  startToCloseTimeout: '30s',
+  retry: { maximumAttempts: 5, nonRetryableErrorTypes: [NODE_ERROR_TYPES.invalidInputs, NODE_ERROR_TYPES.unknownOp] },
+});
+// The outcome must reach Postgres eventually, however long it is down: retry without a cap.
+const { recordRunOutcome } = proxyActivities<RunActivities>({
+  startToCloseTimeout: '30s',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
+});
+
+/** Defaults for a node without a policy: bounded retries, never forever. */
+const DEFAULT_NODE_RETRY = { maximumAttempts: 3, initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s' } as const;
+const ALWAYS_NON_RETRYABLE = [NODE_ERROR_TYPES.invalidParams, NODE_ERROR_TYPES.unknownOp, NODE_ERROR_TYPES.outputTooLarge];
+/** Temporal allows 2,000 pending activities per workflow; stay well inside it. */
+const MAX_PARALLELISM_CAP = 1000;
+
+function activityOptions(node: PlanNode): ActivityOptions {
+  const policy = node.policy ?? {};
+  const retry = policy.retry ?? {};
+  return {
+    activityId: node.id,
+    summary: `${node.op} · ${node.id}`,
+    taskQueue: policy.task_queue,
+    startToCloseTimeout: policy.start_to_close_timeout ?? '5m',
+    scheduleToCloseTimeout: policy.schedule_to_close_timeout,
+    heartbeatTimeout: policy.heartbeat_timeout,
+    cancellationType: ActivityCancellationType.TRY_CANCEL,
+    retry: {
+      maximumAttempts: retry.maximum_attempts ?? DEFAULT_NODE_RETRY.maximumAttempts,
+      initialInterval: retry.initial_interval ?? DEFAULT_NODE_RETRY.initialInterval,
+      backoffCoefficient: retry.backoff_coefficient ?? DEFAULT_NODE_RETRY.backoffCoefficient,
+      maximumInterval: retry.maximum_interval ?? DEFAULT_NODE_RETRY.maximumInterval,
+      nonRetryableErrorTypes: [...ALWAYS_NON_RETRYABLE, ...(retry.non_retryable_error_types ?? [])],
+    },
+  };
+}
+
+/** The node error and attempt count carried by an activity failure. */
+function describeFailure(err: unknown): { error: NodeError; attempts?: number } {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  if (cause instanceof ApplicationFailure) {
+    const detail = cause.details?.[0] as { attempt?: number } | undefined;
+    return { error: { type: cause.type ?? 'Error', message: cause.message }, attempts: detail?.attempt };
+  }
+  const e = cause instanceof Error ? cause : new Error(String(cause));
+  return { error: { type: e.name, message: e.message } };
+}
+
+const now = () => new Date().toISOString();
+
+/** Runs a plan graph snapshot; returns every node's state and output. */
+export async function planExecutorWorkflow(input: PlanRunInput): Promise<RunStatus> {
+  const info = workflowInfo();
+  const startedAt = info.runStartTime.toISOString();
+  const payload = input.plan.payload;
+  const run = new PlanRun(payload, input.inputs ?? {});
+  let runState: RunState = 'running';
+  let runError: NodeError | undefined;
+  let finishedAt: string | undefined;
+
+  const status = (): RunStatus => ({
+    plan_record_id: input.plan.record_id,
+    plan_revision: input.plan.revision,
+    plan_id: payload.plan_id,
+    intent: payload.intent,
+    state: runState,
+    started_at: startedAt,
+    finished_at: finishedAt,
+    latency_ms: finishedAt ? Date.parse(finishedAt) - Date.parse(startedAt) : undefined,
+    error: runError,
+    nodes: run.snapshot(),
+  });
+  setHandler(statusQuery, status);
+
+  const checked = parsePlanGraph(payload);
+  if (!checked.ok) {
+    const lines = checked.issues.map((i) => `${i.code} at ${i.path}: ${i.message}`);
+    throw ApplicationFailure.create({ type: NODE_ERROR_TYPES.invalidPlan, message: lines.join('\n'), nonRetryable: true, details: [checked.issues] });
+  }
+  await beginRun({
+    plan_record_id: input.plan.record_id,
+    plan_revision: input.plan.revision,
+    workflow_id: info.workflowId,
+    run_id: info.runId,
+    started_at: startedAt,
+    inputs_schema: payload.inputs_schema,
+    inputs: input.inputs ?? {},
+    ops: [...new Set(payload.nodes.filter((n) => !n.policy?.task_queue).map((n) => n.op))].sort(),
+  });
+
+  const failFast = (payload.constraints.failure_policy ?? 'fail_fast') === 'fail_fast';
+  const maxParallel = Math.min(payload.constraints.max_parallelism ?? MAX_PARALLELISM_CAP, MAX_PARALLELISM_CAP);
+  const nodeScopes = new Map<string, CancellationScope>();
+  let aborting: NodeError | undefined;
+
+  const abort = (error: NodeError) => {
+    if (aborting) return;
+    aborting = error;
+    for (const scope of nodeScopes.values()) scope.cancel();
+  };
+
+  const startNode = (node: PlanNode) => {
+    run.markRunning(node.id, now());
+    const activityInput: NodeActivityInput = {
+      node_id: node.id,
+      params: resolveTemplates(node.params, run.scopeFor(node.id), run.index.nodeIds) as Record<string, unknown>,
+      inputs: run.dataInputs(node.id),
+    };
+    const activity = proxyActivities(activityOptions(node))[node.op] as (i: NodeActivityInput) => Promise<NodeActivityResult>;
+    const scope = new CancellationScope();
+    nodeScopes.set(node.id, scope);
+    scope
+      .run(() => activity(activityInput))
+      .then(
+        (result) => run.finish(node.id, 'succeeded', now(), { output: result.output, attempts: result.attempt }),
+        (err: unknown) => {
+          if (isCancellation(err)) {
+            run.finish(node.id, 'cancelled', now(), { reason: aborting ? `run aborted: ${aborting.message}` : 'run cancelled' });
+            return;
+          }
+          const { error, attempts } = describeFailure(err);
+          run.finish(node.id, 'failed', now(), { error, attempts });
+          if (failFast && !node.policy?.continue_on_error) abort({ type: error.type, message: `node "${node.id}" failed: ${error.message}` });
+        },
+      )
+      .finally(() => {
+        nodeScopes.delete(node.id);
+        pump();
+      });
+  };
+
+  /** Starts or skips every ready node, in topological order, while slots are free. */
+  const pump = () => {
+    while (run.hasReady()) {
+      if (aborting) {
+        run.cancelPending(now(), `run aborted: ${aborting.message}`);
+        return;
+      }
+      const decision = run.nextDecision();
+      if (!decision) return;
+      if (decision.kind === 'skip') {
+        run.finish(decision.node.id, 'skipped', now(), { reason: decision.reason });
+        continue;
+      }
+      if (run.running >= maxParallel) {
+        run.deferStart(decision.node.id);
+        return;
+      }
+      startNode(decision.node);
+    }
+  };
+
+  let cancelled: unknown;
+  try {
+    pump();
+    const timeout = payload.constraints.timeout;
+    const allDone = condition(() => run.done || (aborting !== undefined && run.running === 0));
+    if (timeout === undefined) await allDone;
+    else {
+      const timer = new CancellationScope();
+      const timedOut = timer.run(() => sleep(timeout)).then(() => true, () => false);
+      const finishedInTime = await Promise.race([allDone.then(() => true), timedOut.then((t) => !t)]);
+      timer.cancel();
+      if (!finishedInTime) {
+        abort({ type: NODE_ERROR_TYPES.runTimeout, message: `run exceeded its timeout of ${String(timeout)}` });
+        await condition(() => run.running === 0);
+      }
+    }
+  } catch (err) {
+    if (!isCancellation(err)) throw err;
+    cancelled = err;
+    // Wait (uncancellably) for the cancelled activities to settle so every node has a final state.
+    await CancellationScope.nonCancellable(() => condition(() => run.running === 0));
+  }
+
+  finishedAt = now();
+  run.cancelPending(finishedAt, cancelled !== undefined ? 'run cancelled' : `run aborted: ${aborting?.message ?? ''}`);
+  const failedNodes = [...run.status.values()].filter(
+    (s) => s.state === 'failed' && !run.nodes.get(s.id)?.policy?.continue_on_error,
+  );
+  if (cancelled !== undefined) {
+    runState = 'cancelled';
+    runError = { type: 'cancelled', message: 'run cancelled' };
+  } else if (aborting) {
+    runState = 'failed';
+    runError = aborting;
+  } else if (failedNodes.length > 0) {
+    runState = 'failed';
+    runError = { type: NODE_ERROR_TYPES.runFailed, message: `nodes failed: ${failedNodes.map((s) => s.id).join(', ')}` };
+  } else runState = 'succeeded';
+
+  const result = status();
+  // A finalizer that even a cancelled run executes: metrics are counted exactly once.
+  await CancellationScope.nonCancellable(() =>
+    recordRunOutcome({
+      plan_record_id: input.plan.record_id,
+      plan_revision: input.plan.revision,
+      workflow_id: info.workflowId,
+      run_id: info.runId,
+      status: runState as Exclude<RunState, 'running'>,
+      started_at: startedAt,
+      finished_at: finishedAt!,
+      latency_ms: result.latency_ms ?? 0,
+      error: runError,
+    }),
+  );
+
+  // Rethrowing the cancellation makes Temporal record the run as cancelled.
+  if (cancelled) throw cancelled;
+  if (runState === 'failed') {
+    throw ApplicationFailure.create({ type: runError?.type ?? NODE_ERROR_TYPES.runFailed, message: runError?.message ?? 'run failed', nonRetryable: true, details: [result] });
+  }
+  return result;
+}
