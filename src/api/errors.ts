@@ -1,0 +1,51 @@
+/**
+ * The HTTP error model: every failure is `{error: {code, message, details}}` with a status
+ * decided by its code, in one place.
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, type ErrorCode } from '../errors';
+
+export const STATUS_BY_CODE: Record<ErrorCode, number> = {
+  bad_request: 400,
+  invalid_plan: 422,
+  invalid_inputs: 422,
+  invalid_record: 422,
+  not_a_plan: 422,
+  plan_retracted: 409,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  needs_more: 422,
+  payload_too_large: 413,
+  unavailable: 503,
+  internal: 500,
+};
+
+export function errorBody(code: ErrorCode, message: string, details: Record<string, unknown> = {}) {
+  return { error: { code, message, details } };
+}
+
+/** The single Fastify error handler. */
+export function handleError(err: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): void {
+  if (err instanceof DomainError) {
+    void reply.status(STATUS_BY_CODE[err.code]).send(errorBody(err.code, err.message, err.details));
+    return;
+  }
+  const fastifyErr = err as FastifyError;
+  if (fastifyErr.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    void reply.status(413).send(errorBody('payload_too_large', 'request body is larger than the limit', {}));
+    return;
+  }
+  if (fastifyErr.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || fastifyErr.statusCode === 415) {
+    void reply.status(400).send(errorBody('bad_request', 'request body must be application/json', {}));
+    return;
+  }
+  if (fastifyErr.statusCode && fastifyErr.statusCode >= 400 && fastifyErr.statusCode < 500) {
+    // Malformed JSON and the like: the parser's message says where.
+    void reply.status(400).send(errorBody('bad_request', fastifyErr.message, {}));
+    return;
+  }
+  request.log.error({ err }, 'unhandled error');
+  void reply.status(500).send(errorBody('internal', 'internal error', {}));
+}

@@ -1,0 +1,61 @@
+/**
+ * The HTTP API (SPEC §6): Fastify, one error handler, routes declared with zod schemas.
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Services } from '../services';
+import { ANONYMOUS, keyFromHeaders, type Principal } from './auth';
+import { errorBody, handleError } from './errors';
+import { parseWith, type RouteDefinition } from './route';
+import { allRoutes } from './routes';
+import { buildOpenApi } from './openapi';
+import { DomainError } from '../errors';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal;
+  }
+}
+
+/** Builds the API over the given services (does not listen). */
+export async function buildApi(services: Services, options: { logger?: boolean } = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ? { level: services.config.LOG_LEVEL, redact: ['req.headers.authorization', 'req.headers["x-api-key"]'] } : false,
+    bodyLimit: services.config.API_BODY_LIMIT_BYTES,
+  });
+  app.decorateRequest('principal', null as unknown as Principal);
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request, reply) => {
+    void reply.status(404).send(errorBody('not_found', `no route ${request.method} ${request.url.split('?')[0]}`));
+  });
+  app.addHook('onRequest', async (request) => {
+    request.principal = ANONYMOUS;
+    const key = keyFromHeaders(request.headers);
+    if (key === undefined) return;
+    const principal = await services.apiKeys.resolve(key);
+    if (!principal) throw new DomainError('unauthenticated', 'unknown or revoked API key');
+    request.principal = principal;
+  });
+
+  const routes: RouteDefinition[] = allRoutes(services);
+  for (const route of routes) {
+    app.route({
+      method: route.method,
+      url: route.url,
+      handler: async (request, reply) => {
+        const result = await route.handler({
+          body: parseWith(route.body, request.body ?? {}, 'body'),
+          params: parseWith(route.params, request.params, 'params'),
+          query: parseWith(route.query, request.query, 'query'),
+          principal: request.principal,
+          raw: request,
+          reply,
+        });
+        if (reply.sent) return reply;
+        return reply.status(route.status ?? 200).send(result);
+      },
+    });
+  }
+  const openapi = buildOpenApi(routes);
+  app.get('/docs', async () => openapi);
+  return app;
+}

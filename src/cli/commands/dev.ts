@@ -1,0 +1,99 @@
+/**
+ * `plangraph dev | worker | api | migrate`: the long-running processes.
+ */
+import type { Command } from 'commander';
+import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import type { FastifyInstance } from 'fastify';
+import { buildApi } from '../../api/server';
+import { temporalUiUrl, type Config } from '../../config';
+import { createServices, type Services } from '../../services';
+import { createWorker } from '../../temporal/worker';
+import { startBackgroundJobs } from '../../background';
+import { configFromEnv, ensureTemporal, migrateOrFail, requireTemporal } from '../runtime';
+
+const log = (line: string) => console.log(`[plangraph] ${line}`);
+
+async function startWorker(services: Services): Promise<{ worker: Worker; running: Promise<void>; connection: NativeConnection }> {
+  const connection = await NativeConnection.connect({ address: services.config.TEMPORAL_ADDRESS });
+  const worker = await createWorker({ config: services.config, db: services.db, registry: services.registry, connection });
+  const running = worker.run();
+  log(`worker: polling task queue "${services.config.TEMPORAL_TASK_QUEUE}" with ops ${[...services.registry.keys()].sort().join(', ')}`);
+  return { worker, running, connection };
+}
+
+async function startApi(services: Services): Promise<FastifyInstance> {
+  const api = await buildApi(services, { logger: false });
+  await api.listen({ host: services.config.API_HOST, port: services.config.API_PORT });
+  log(`API: http://${services.config.API_HOST}:${services.config.API_PORT} (health: /healthz, OpenAPI: /docs)`);
+  return api;
+}
+
+/** Resolves on the first SIGINT/SIGTERM. */
+function untilSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
+}
+
+async function runProcesses(config: Config, parts: { worker: boolean; api: boolean; devServer: boolean }): Promise<void> {
+  installRuntime(config);
+  const devServer = parts.devServer ? await ensureTemporal(config, log) : (await requireTemporal(config), undefined);
+  try {
+    await runUntilSignal(config, parts);
+  } finally {
+    // Never leave an orphan dev server behind, whether we stop cleanly or fail starting.
+    await devServer?.stop();
+  }
+}
+
+/** Routes the SDK's logs through its default logger at a level that keeps dev output readable. */
+function installRuntime(config: Config): void {
+  const level = config.LOG_LEVEL === 'debug' ? 'DEBUG' : 'WARN';
+  Runtime.install({ logger: new DefaultLogger(level) });
+}
+
+async function runUntilSignal(config: Config, parts: { worker: boolean; api: boolean; devServer: boolean }): Promise<void> {
+  await migrateOrFail(config);
+  log('database: migrations applied');
+  const services = await createServices(config);
+  const worker = parts.worker ? await startWorker(services) : undefined;
+  const api = parts.api ? await startApi(services) : undefined;
+  const stopJobs = parts.devServer ? await startBackgroundJobs(services, log) : async () => undefined;
+  if (parts.devServer) log(`Temporal UI: ${temporalUiUrl(config)}`);
+  log('ready; Ctrl-C stops everything');
+
+  const signal = await Promise.race([untilSignal(), worker ? worker.running.then(() => 'worker stopped') : new Promise<string>(() => undefined)]);
+  log(`stopping (${signal})…`);
+  await stopJobs();
+  await api?.close();
+  if (worker) {
+    if (worker.worker.getState() === 'RUNNING') worker.worker.shutdown();
+    await worker.running.catch(() => undefined);
+    await worker.connection.close();
+  }
+  await services.close();
+  log('stopped');
+}
+
+export function registerDevCommands(program: Command): void {
+  program
+    .command('dev')
+    .description('Run everything on embedded defaults: Temporal dev server + UI, migrations, worker and API')
+    .action(() => runProcesses(configFromEnv(), { worker: true, api: true, devServer: true }));
+  program
+    .command('worker')
+    .description('Run a worker (executor and consolidation workflows, every registered op)')
+    .action(() => runProcesses(configFromEnv(), { worker: true, api: false, devServer: false }));
+  program
+    .command('api')
+    .description('Run the HTTP API')
+    .action(() => runProcesses(configFromEnv(), { worker: false, api: true, devServer: false }));
+  program
+    .command('migrate')
+    .description('Create the database if missing and apply migrations')
+    .action(async () => {
+      await migrateOrFail(configFromEnv());
+      log('migrations applied');
+    });
+}

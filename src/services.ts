@@ -1,0 +1,47 @@
+/**
+ * Wires the long-lived dependencies (database, Temporal client, stores, embedder, op registry)
+ * once, for the API, the CLI and the dev command alike.
+ */
+import { Client, Connection } from '@temporalio/client';
+import type { OpRegistry } from '../activities/op-registry';
+import { createApiKeyStore } from './api/auth';
+import type { Config } from './config';
+import { createDb, type Db } from './db/client';
+import { createEmbedder, type Embedder } from './embeddings/embedder';
+import { createRunStore } from './store/plan-runs';
+import { createRecordStore } from './store/records';
+import { loadOpRegistry } from './temporal/worker';
+
+export interface Services {
+  config: Config;
+  db: Db;
+  embedder: Embedder | undefined;
+  registry: OpRegistry;
+  temporal: { connection: Connection; client: Client };
+  records: ReturnType<typeof createRecordStore>;
+  runs: ReturnType<typeof createRunStore>;
+  apiKeys: ReturnType<typeof createApiKeyStore>;
+  close(): Promise<void>;
+}
+
+/** Connects to Postgres and Temporal and builds every store. */
+export async function createServices(config: Config): Promise<Services> {
+  const db = createDb(config.DATABASE_URL);
+  const embedder = createEmbedder(config);
+  const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS, connectTimeout: 5_000 });
+  const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+  return {
+    config,
+    db,
+    embedder,
+    registry: await loadOpRegistry(config),
+    temporal: { connection, client },
+    records: createRecordStore(db, embedder),
+    runs: createRunStore(db),
+    apiKeys: createApiKeyStore(db),
+    async close() {
+      await connection.close();
+      await db.$client.end();
+    },
+  };
+}
