@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { activityInfo, Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { formatPath } from '../src/domain/graph';
 import type { NodeActivityInput, NodeActivityResult } from '../src/domain/run-state';
 import { NODE_ERROR_TYPES } from '../src/domain/run-state';

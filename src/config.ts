@@ -44,6 +44,8 @@ export const configSchema = z.object({
   EMBEDDING_MODEL: z.string().default('text-embedding-3-small'),
   EMBEDDING_API_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  /** API key whose principal the MCP server acts as; without it, MCP callers are anonymous (public only). */
+  MCP_API_KEY: z.string().min(1).optional(),
   PLANGRAPH_START_WORKER: boolFlag.default(true),
 });
 

@@ -8,8 +8,13 @@ import { createApiKeyStore } from './api/auth';
 import type { Config } from './config';
 import { createDb, type Db } from './db/client';
 import { createEmbedder, type Embedder } from './embeddings/embedder';
+import { createEpisodeStore } from './store/episodes';
 import { createRunStore } from './store/plan-runs';
 import { createRecordStore } from './store/records';
+import { createRevisionStore } from './store/revisions';
+import { createRetriever } from './retrieval/retrieve';
+import { createReinforcer } from './retrieval/reinforce';
+import { createPlanReader } from './retrieval/plan-reader';
 import { loadOpRegistry } from './temporal/worker';
 
 export interface Services {
@@ -20,7 +25,12 @@ export interface Services {
   temporal: { connection: Connection; client: Client };
   records: ReturnType<typeof createRecordStore>;
   runs: ReturnType<typeof createRunStore>;
+  episodes: ReturnType<typeof createEpisodeStore>;
   apiKeys: ReturnType<typeof createApiKeyStore>;
+  retriever: ReturnType<typeof createRetriever>;
+  revisions: ReturnType<typeof createRevisionStore>;
+  reinforcer: ReturnType<typeof createReinforcer>;
+  plans: ReturnType<typeof createPlanReader>;
   close(): Promise<void>;
 }
 
@@ -38,7 +48,12 @@ export async function createServices(config: Config): Promise<Services> {
     temporal: { connection, client },
     records: createRecordStore(db, embedder),
     runs: createRunStore(db),
+    episodes: createEpisodeStore(db, embedder),
     apiKeys: createApiKeyStore(db),
+    retriever: createRetriever({ db, embedder, threshold: config.SELECTION_THRESHOLD }),
+    revisions: createRevisionStore(db, embedder),
+    reinforcer: createReinforcer(db),
+    plans: createPlanReader(db),
     async close() {
       await connection.close();
       await db.$client.end();

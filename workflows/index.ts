@@ -1,2 +1,3 @@
 /** Every workflow the plangraph worker registers. */
 export { planExecutorWorkflow } from './plan-executor';
+export { consolidationWorkflow } from './consolidation';

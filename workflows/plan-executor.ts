@@ -129,6 +129,8 @@ export async function planExecutorWorkflow(input: PlanRunInput): Promise<RunStat
   const maxParallel = Math.min(payload.constraints.max_parallelism ?? MAX_PARALLELISM_CAP, MAX_PARALLELISM_CAP);
   const nodeScopes = new Map<string, CancellationScope>();
   let aborting: NodeError | undefined;
+  // Set when the run itself is cancelled, so nodes released afterwards are cancelled, not started.
+  let cancelRequested = false;
 
   const abort = (error: NodeError) => {
     if (aborting) return;
@@ -152,6 +154,7 @@ export async function planExecutorWorkflow(input: PlanRunInput): Promise<RunStat
         (result) => run.finish(node.id, 'succeeded', now(), { output: result.output, attempts: result.attempt }),
         (err: unknown) => {
           if (isCancellation(err)) {
+            if (!aborting) cancelRequested = true;
             run.finish(node.id, 'cancelled', now(), { reason: aborting ? `run aborted: ${aborting.message}` : 'run cancelled' });
             return;
           }
@@ -169,8 +172,8 @@ export async function planExecutorWorkflow(input: PlanRunInput): Promise<RunStat
   /** Starts or skips every ready node, in topological order, while slots are free. */
   const pump = () => {
     while (run.hasReady()) {
-      if (aborting) {
-        run.cancelPending(now(), `run aborted: ${aborting.message}`);
+      if (aborting || cancelRequested) {
+        run.cancelPending(now(), aborting ? `run aborted: ${aborting.message}` : 'run cancelled');
         return;
       }
       const decision = run.nextDecision();

@@ -69,7 +69,8 @@ export class PlanRun {
 
   /**
    * Takes the next ready node in topological order and decides it: skip (a data predecessor
-   * did not succeed, a control predecessor failed, or the guard is false) or start.
+   * did not succeed, a control predecessor failed without continue_on_error or was cancelled,
+   * or the guard is false) or start.
    * Returns undefined when nothing is ready.
    */
   nextDecision(): Decision | undefined {
@@ -83,8 +84,12 @@ export class PlanRun {
     }
     for (const pred of preds.control) {
       const state = this.status.get(pred)!.state;
-      // A skipped control predecessor still counts as done; a failed one blocks.
-      if (state === 'failed' || state === 'cancelled') return { kind: 'skip', node, reason: `control predecessor "${pred}" ${state}` };
+      // A skipped control predecessor still counts as done, and so does a failure its node
+      // tolerates (continue_on_error); any other failure or a cancellation blocks.
+      const tolerated = state === 'failed' && this.nodes.get(pred)?.policy?.continue_on_error === true;
+      if ((state === 'failed' && !tolerated) || state === 'cancelled') {
+        return { kind: 'skip', node, reason: `control predecessor "${pred}" ${state}` };
+      }
     }
     if (!guardAllows(node.guards, this.scopeFor(id), this.index.nodeIds)) return { kind: 'skip', node, reason: 'guard is false' };
     return { kind: 'start', node };

@@ -29,7 +29,7 @@ export function createApiKeyStore(db: Db) {
     async create(principal: string, maxSensitivity: Sensitivity, scopes?: string[]): Promise<{ key: string }> {
       const key = `pg_${randomBytes(24).toString('base64url')}`;
       await db.execute(sql`INSERT INTO api_keys (key_hash, principal, max_sensitivity, scopes)
-        VALUES (${hashKey(key)}, ${principal}, ${maxSensitivity}, ${scopes ? sql`${scopes}::text[]` : null})`);
+        VALUES (${hashKey(key)}, ${principal}, ${maxSensitivity}, ${scopes ? sql`${sql.param(scopes)}::text[]` : null})`);
       return { key };
     },
     /** The principal behind a key, or undefined when the key is unknown or revoked. */

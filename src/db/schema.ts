@@ -57,6 +57,10 @@ export const memoryRecords = pgTable(
       .where(sql`type = 'plan_graph' AND status = 'active' AND structure_key IS NOT NULL`),
     uniqueIndex('memory_records_skill_uq').on(t.label).where(sql`type = 'competence'`),
     index('memory_records_embedding_hnsw').using('hnsw', t.embedding.op('vector_cosine_ops')),
+    // Retrieval ranks records without an embedding by confidence; this keeps that branch off a seq scan.
+    index('memory_records_unembedded_idx')
+      .on(t.type, t.confidence.desc(), t.id)
+      .where(sql`embedding IS NULL AND status = 'active'`),
   ],
 );
 

@@ -24,6 +24,8 @@ export interface PlanIssue {
   code: PlanErrorCode;
   path: string;
   message: string;
+  /** The node ids on the cycle, for `cycle` issues. */
+  nodes?: string[];
 }
 
 /** Predecessors of each node, split by edge kind, with ids in sorted order. */
@@ -155,9 +157,12 @@ export function validatePlanGraph(plan: PlanGraphPayload, options: ValidateOptio
   });
 
   const index = indexGraph(plan.nodes, plan.edges);
-  const cycle = findCycle(index);
-  if (cycle) {
-    issues.push({ code: 'cycle', path: 'edges', message: `cycle through nodes ${[...cycle, cycle[0]].join(' -> ')}` });
+  // Report node-disjoint cycles one by one: each found cycle's nodes are set aside and the rest searched again.
+  let remaining = index;
+  for (let cycle = findCycle(remaining); cycle; cycle = findCycle(remaining)) {
+    issues.push({ code: 'cycle', path: 'edges', message: `cycle through nodes ${[...cycle, cycle[0]].join(' -> ')}`, nodes: cycle });
+    const onCycle = new Set(cycle);
+    remaining = indexGraph(remaining.nodeIds.filter((id) => !onCycle.has(id)).map((id) => ({ id })), plan.edges);
   }
 
   const nodeIds = index.nodeIds;
@@ -170,12 +175,21 @@ export function validatePlanGraph(plan: PlanGraphPayload, options: ValidateOptio
       issues.push({ code: 'invalid_guard', path: problem.path, message: `node "${node.id}": ${problem.message}` });
     }
     const refs = [
-      ...collectTemplateRefs(node.params, `nodes[${i}].params`),
-      ...guard.refs.map((ref) => ({ ref, path: `nodes[${i}].guards` })),
+      ...collectTemplateRefs(node.params, `nodes[${i}].params`).map((r) => ({ ...r, inGuard: false })),
+      ...guard.refs.map((ref) => ({ ref, path: `nodes[${i}].guards`, inGuard: true })),
     ];
-    for (const { ref, path } of refs) {
+    for (const { ref, path, inGuard } of refs) {
       const parsed = parseRef(ref, nodeIds);
-      if (parsed?.root !== 'node') continue;
+      if (!parsed) {
+        // A malformed reference would silently resolve to nothing at run time.
+        issues.push({
+          code: inGuard ? 'invalid_guard' : 'undeclared_data_ref',
+          path,
+          message: `node "${node.id}" references "${ref}", which is not inputs.<path>, nodes.<id>.output.<path> or nodes.<id>.state`,
+        });
+        continue;
+      }
+      if (parsed.root !== 'node') continue;
       // Reading an output needs a data edge; reading a state needs any edge, else it would race.
       const declared = parsed.field === 'output' ? dataPreds.has(parsed.nodeId) : anyPreds.has(parsed.nodeId);
       if (!declared) {

@@ -113,12 +113,16 @@ function deepEqual(a: unknown, b: unknown): boolean {
   return ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
-/** Evaluates a (checked) guard expression to a JSON value. */
-export function evaluateExpression(expr: unknown, scope: RefScope, nodeIds: readonly string[]): unknown {
+/**
+ * Evaluates a (checked) guard expression to a JSON value. Anything nested deeper than
+ * MAX_GUARD_DEPTH (which checkGuard refuses) evaluates to undefined instead of recursing on.
+ */
+export function evaluateExpression(expr: unknown, scope: RefScope, nodeIds: readonly string[], depth = 0): unknown {
   if (expr === null || typeof expr !== 'object') return expr;
-  if (Array.isArray(expr)) return expr.map((e) => evaluateExpression(e, scope, nodeIds));
+  if (depth > MAX_GUARD_DEPTH) return undefined;
+  const ev = (e: unknown) => evaluateExpression(e, scope, nodeIds, depth + 1);
+  if (Array.isArray(expr)) return expr.map(ev);
   const [op, arg] = Object.entries(expr)[0] ?? [];
-  const ev = (e: unknown) => evaluateExpression(e, scope, nodeIds);
   const args = Array.isArray(arg) ? arg : [];
   switch (op) {
     case 'literal':

@@ -3,6 +3,7 @@
  * TypeScript types used by the API, the stores and the workflows.
  */
 import { z } from 'zod';
+import { MAX_JSON_DEPTH, tooDeepPath } from './json-depth';
 
 export const SENSITIVITIES = ['public', 'low', 'medium', 'high', 'hyper'] as const;
 export const sensitivitySchema = z.enum(SENSITIVITIES);
@@ -25,7 +26,12 @@ export const relationSchema = z.object({
 });
 export type Relation = z.infer<typeof relationSchema>;
 
-const jsonObject = z.record(z.string(), z.unknown());
+/** Any JSON value, nested at most MAX_JSON_DEPTH levels so nothing recursive overflows on it. */
+const boundedJson = z.unknown().superRefine((value, ctx) => {
+  const path = tooDeepPath(value);
+  if (path) ctx.addIssue({ code: 'custom', path: path as Array<string | number>, message: `nested deeper than ${MAX_JSON_DEPTH} levels` });
+});
+const jsonObject = z.record(z.string(), boundedJson);
 /** A point in time on the wire: ISO-8601 text or epoch milliseconds. */
 const instant = z.union([z.iso.datetime({ offset: true }), z.number().nonnegative()]);
 
@@ -40,7 +46,7 @@ export const toolNodeSchema = z.object({
   id: z.string().min(1),
   tool: z.string().min(1),
   args: jsonObject.default({}),
-  result: z.unknown().optional(),
+  result: boundedJson.optional(),
   timestamp: instant.optional(),
   depends_on: z.array(z.string()).default([]),
 });
@@ -78,8 +84,8 @@ export const planNodeSchema = z.object({
   id: z.string(),
   op: z.string().min(1),
   params: jsonObject.default({}),
-  /** A guard expression (see guards.ts); `{}`, the default, means "always run". */
-  guards: jsonObject.default({}),
+  /** A guard expression (see guards.ts); `{}`, the default, means "always run". Its depth is bounded by checkGuard (invalid_guard). */
+  guards: z.record(z.string(), z.unknown()).default({}),
   policy: nodePolicySchema.optional(),
 });
 export type PlanNode = z.infer<typeof planNodeSchema>;
@@ -100,7 +106,7 @@ export const planConstraintsSchema = z
     max_sensitivity: sensitivitySchema.optional(),
     requires_authenticated: z.boolean().optional(),
   })
-  .catchall(z.unknown());
+  .catchall(boundedJson);
 export type PlanConstraints = z.infer<typeof planConstraintsSchema>;
 
 export const planMetricsSchema = z.object({

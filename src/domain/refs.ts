@@ -34,8 +34,8 @@ export function parseRef(ref: string, nodeIds: readonly string[]): ParsedRef | u
   if (best === undefined) {
     // Unknown node: still report the id the reference names so validation can say which.
     const [nodeId = '', field, ...path] = rest.split('.');
-    if (field !== 'output' && field !== 'state') return undefined;
-    return { root: 'node', nodeId, field, path };
+    if (field === 'state' && path.length === 0) return { root: 'node', nodeId, field, path };
+    return field === 'output' ? { root: 'node', nodeId, field, path } : undefined;
   }
   const tail = rest.slice(best.length + 1);
   const [field, ...path] = tail.split('.');

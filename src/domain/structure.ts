@@ -3,24 +3,38 @@
  * edges once node ids are mapped to canonical names. Params are ignored.
  */
 import { createHash } from 'node:crypto';
-import { indexGraph, topologicalOrder } from './graph';
 import type { PlanGraphPayload } from './records';
 
+const hash = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** Refinement rounds are capped so huge plans stay cheap; plans differing only farther apart collide. */
+const MAX_ROUNDS = 32;
+
 /**
- * Canonical node names: op plus its rank among nodes of the same op in topological order, so
- * two plans that differ only in node ids get the same names.
+ * Canonical node names that do not depend on node ids: each node starts labelled by its op and
+ * is relabelled from its neighbours' labels (with edge kind and direction) until the partition
+ * stops refining (Weisfeiler-Lehman). Isomorphic plans therefore get the same names, whatever
+ * their ids or the order of their nodes.
  */
 export function canonicalNames(plan: Pick<PlanGraphPayload, 'nodes' | 'edges'>): Map<string, string> {
-  const index = indexGraph(plan.nodes, plan.edges);
-  const order = topologicalOrder(index) ?? index.nodeIds;
-  const opOf = new Map(plan.nodes.map((n) => [n.id, n.op]));
-  const seen = new Map<string, number>();
-  const names = new Map<string, string>();
-  for (const id of order) {
-    const op = opOf.get(id) ?? '';
-    const n = seen.get(op) ?? 0;
-    seen.set(op, n + 1);
-    names.set(id, `${op}#${n}`);
+  const around = new Map(plan.nodes.map((n) => [n.id, [] as Array<{ dir: string; other: string }>]));
+  for (const e of plan.edges) {
+    around.get(e.to)?.push({ dir: `<${e.kind}`, other: e.from });
+    around.get(e.from)?.push({ dir: `>${e.kind}`, other: e.to });
+  }
+  let names = new Map(plan.nodes.map((n) => [n.id, n.op]));
+  let classes = new Set(names.values()).size;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const next = new Map<string, string>();
+    for (const [id, name] of names) {
+      const neighbours = (around.get(id) ?? []).map((a) => `${a.dir}:${names.get(a.other) ?? ''}`).sort();
+      next.set(id, hash(JSON.stringify([name, neighbours])));
+    }
+    const nextClasses = new Set(next.values()).size;
+    names = next;
+    // Each label embeds the previous one, so an unchanged class count means a stable partition.
+    if (nextClasses === classes) break;
+    classes = nextClasses;
   }
   return names;
 }
@@ -30,6 +44,5 @@ export function structureKey(plan: Pick<PlanGraphPayload, 'intent' | 'nodes' | '
   const names = canonicalNames(plan);
   const ops = plan.nodes.map((n) => n.op).sort();
   const edges = plan.edges.map((e) => `${names.get(e.from)}>${names.get(e.to)}:${e.kind}`).sort();
-  const text = JSON.stringify({ intent: plan.intent, ops, edges });
-  return createHash('sha256').update(text).digest('hex');
+  return hash(JSON.stringify({ intent: plan.intent, ops, edges }));
 }

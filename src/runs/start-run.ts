@@ -3,7 +3,7 @@
  * its search attributes, memo and checks made before anything starts.
  */
 import { randomUUID } from 'node:crypto';
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { Client, WorkflowHandleWithFirstExecutionRunId, WorkflowStartOptions } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { inputProblems } from '../../activities/run-activities';
 import { validatePlanGraph } from '../domain/graph';
@@ -25,6 +25,10 @@ export interface StartRunOptions {
   workflowId?: string;
   /** Ops the workers provide, to refuse a plan with an unknown op before it starts. */
   knownOps?: ReadonlySet<string>;
+  /** Id reuse/conflict policies: an idempotent submission must never start a second run. */
+  idPolicy?: Pick<WorkflowStartOptions, 'workflowIdReusePolicy' | 'workflowIdConflictPolicy'>;
+  /** Extra memo fields (e.g. the selection that picked the plan). */
+  memo?: Record<string, unknown>;
 }
 
 /** Workflow id of a run: readable in the UI, unique per run. */
@@ -34,7 +38,7 @@ export function runWorkflowId(plan: PlanGraphPayload): string {
 }
 
 /** Validates a stored plan and its inputs, then starts the executor workflow. */
-export async function startPlanRun(options: StartRunOptions): Promise<WorkflowHandle<typeof planExecutorWorkflow>> {
+export async function startPlanRun(options: StartRunOptions): Promise<WorkflowHandleWithFirstExecutionRunId<typeof planExecutorWorkflow>> {
   const { record } = options;
   if (record.payload.kind !== 'plan_graph') {
     throw new DomainError('not_a_plan', `record ${record.id} is a ${record.type}, not a plan graph`);
@@ -64,7 +68,8 @@ export async function startPlanRun(options: StartRunOptions): Promise<WorkflowHa
       { key: PLAN_ID_ATTRIBUTE, value: record.id },
       { key: PLAN_INTENT_ATTRIBUTE, value: payload.intent },
     ],
-    memo: { task_descriptor: options.taskDescriptor ?? '', plan_id: payload.plan_id, plan_revision: record.revision },
+    ...options.idPolicy,
+    memo: { ...options.memo, task_descriptor: options.taskDescriptor ?? '', plan_id: payload.plan_id, plan_revision: record.revision },
     staticSummary: `${payload.intent} (${payload.nodes.length} nodes)`,
-  }) as Promise<WorkflowHandle<typeof planExecutorWorkflow>>;
+  }) as Promise<WorkflowHandleWithFirstExecutionRunId<typeof planExecutorWorkflow>>;
 }

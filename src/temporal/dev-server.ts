@@ -16,6 +16,8 @@ export interface DevServerOptions {
   /** SQLite file that keeps histories across restarts; in-memory when omitted. */
   dbFile?: string;
   namespace?: string;
+  /** Dynamic config overrides, passed as `--dynamic-config-value KEY=JSON`. */
+  dynamicConfig?: Record<string, string | number | boolean>;
   log?: (line: string) => void;
 }
 
@@ -36,6 +38,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   }
   if (options.namespace && options.namespace !== 'default') args.push('--namespace', options.namespace);
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
+  for (const [key, value] of Object.entries(options.dynamicConfig ?? {})) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
 
   const child = spawn(options.cliPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];

@@ -6,9 +6,11 @@ import { resolve } from 'node:path';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createOpActivities, createOpRegistry, loadOpModules, type OpRegistry } from '../../activities/op-registry';
 import { builtinOps } from '../../activities/ops/builtins';
+import { createConsolidationActivities } from '../../activities/consolidation-activities';
 import { createRunActivities } from '../../activities/run-activities';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
+import { createEmbedder } from '../embeddings/embedder';
 import { createRunStore } from '../store/plan-runs';
 
 export const WORKFLOWS_PATH = resolve(import.meta.dirname, '../../workflows/index.ts');
@@ -34,6 +36,7 @@ export function createActivities(deps: Pick<WorkerDeps, 'config' | 'db' | 'regis
   return {
     ...createOpActivities(deps.registry, { outputLimitBytes: deps.config.NODE_OUTPUT_LIMIT_BYTES }),
     ...createRunActivities({ runs: createRunStore(deps.db), registry: deps.registry }),
+    ...createConsolidationActivities({ db: deps.db, embedder: createEmbedder(deps.config) }),
   };
 }
 

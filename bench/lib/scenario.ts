@@ -1,0 +1,39 @@
+/** What a scenario is and what it reports. */
+import type { BenchEnv } from './environment';
+
+export interface Target {
+  op: '<=' | '>=' | '==';
+  value: number;
+}
+
+/** One reported number; a figure with a target is checked against it. */
+export interface Figure {
+  label: string;
+  value: number | string;
+  unit?: string;
+  target?: Target;
+}
+
+export interface ScenarioResult {
+  figures: Figure[];
+  /** Findings of this run, with numbers (causes of misses, history counts, …). */
+  notes: string[];
+}
+
+export interface Scenario {
+  /** The name `npm run bench -- NAME` selects. */
+  name: string;
+  title: string;
+  /** How it is measured and what "ideal" means, for BENCHMARKS.md. */
+  method: string;
+  run(env: BenchEnv, log: (line: string) => void): Promise<ScenarioResult>;
+}
+
+/** Whether a figure meets its target; undefined when it has none or is not a number. */
+export function meets(figure: Figure): boolean | undefined {
+  if (!figure.target || typeof figure.value !== 'number') return undefined;
+  const { op, value } = figure.target;
+  if (op === '<=') return figure.value <= value;
+  if (op === '>=') return figure.value >= value;
+  return figure.value === value;
+}

@@ -1,0 +1,1 @@
+CREATE INDEX "memory_records_unembedded_idx" ON "memory_records" USING btree ("type","confidence" DESC NULLS LAST,"id") WHERE embedding IS NULL AND status = 'active';

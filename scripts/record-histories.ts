@@ -1,0 +1,238 @@
+/**
+ * Regenerates the committed workflow histories (test/histories/*.json and the patching fixture's
+ * histories) from a live server: a throwaway Temporal dev server, a fresh Postgres database and
+ * a worker, one run per scenario under a fixed workflow id.
+ *
+ *   npx tsx scripts/record-histories.ts            # every scenario
+ *   npx tsx scripts/record-histories.ts chain      # only the named ones
+ *
+ * Re-record after a deliberate, patched change to workflow code, and commit the new files beside
+ * the old ones only if old runs may still be open (otherwise replace them).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import pg from 'pg';
+import { loadConfig, type Config } from '../src/config';
+import { createDb, prepareDatabase, type Db } from '../src/db/client';
+import { generateEpisodes } from '../src/consolidation/generate-episodes';
+import { planGraphPayloadSchema, type PlanGraphPayloadInput } from '../src/domain/records';
+import { statusQuery } from '../src/domain/run-state';
+import { writeHistoryFile } from '../src/replay/history-file';
+import { startPlanRun } from '../src/runs/start-run';
+import { createEpisodeStore } from '../src/store/episodes';
+import { createRecordStore } from '../src/store/records';
+import { findTemporalCli } from '../src/temporal/cli-binary';
+import { startDevServer } from '../src/temporal/dev-server';
+import { createWorker, loadOpRegistry } from '../src/temporal/worker';
+import { createGreetingActivities } from '../test/fixtures/workflows/activities';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const HISTORIES_DIR = join(ROOT, 'test/histories');
+const FIXTURE_DIR = join(ROOT, 'test/fixtures/workflows');
+const TASK_QUEUE = 'plangraph-histories';
+
+interface Env {
+  client: Client;
+  db: Db;
+}
+
+type PlanSpec = Pick<PlanGraphPayloadInput, 'nodes' | 'edges' | 'constraints'> & { intent: string };
+
+interface Scenario {
+  name: string;
+  /** Starts the run under `workflowId` and waits until it is closed. */
+  run(env: Env, workflowId: string): Promise<WorkflowHandle>;
+}
+
+/** A plan-run scenario: store the plan, start it, optionally act on it, wait for it to close. */
+function planScenario(name: string, plan: PlanSpec, act?: (handle: WorkflowHandle) => Promise<void>): Scenario {
+  return {
+    name,
+    async run({ client, db }, workflowId) {
+      const payload = planGraphPayloadSchema.parse({ kind: 'plan_graph', plan_id: `history-${name}`, inputs_schema: {}, ...plan });
+      const record = await createRecordStore(db).create({ type: 'plan_graph', sensitivity: 'low', confidence: 0.8, payload });
+      const handle = await startPlanRun({ client, taskQueue: TASK_QUEUE, record, workflowId });
+      await act?.(handle);
+      await handle.result().catch(() => undefined); // failed and cancelled runs are scenarios too
+      return handle;
+    },
+  };
+}
+
+/** Polls the run's status query until `node` is running (cancelling before then records nothing). */
+async function untilNodeRunning(handle: WorkflowHandle, node: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const status = await handle.query(statusQuery);
+    if (status.nodes.some((n) => n.id === node && n.state === 'running')) return;
+    if (Date.now() > deadline) throw new Error(`node ${node} did not start within 30 s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const echo = (id: string, params: Record<string, unknown> = {}, guards?: Record<string, unknown>) => ({ id, op: 'echo', params, ...(guards ? { guards } : {}) });
+
+const SCENARIOS: Scenario[] = [
+  planScenario('chain', {
+    intent: 'history: chain',
+    nodes: [echo('fetch', { url: 'https://example.test' }), echo('parse'), echo('store')],
+    edges: [
+      { from: 'fetch', to: 'parse', kind: 'data' },
+      { from: 'parse', to: 'store', kind: 'data' },
+    ],
+  }),
+  planScenario('fan-out', {
+    intent: 'history: fan-out and join',
+    nodes: [echo('split'), echo('part_a'), echo('part_b'), echo('part_c'), echo('join')],
+    edges: ['part_a', 'part_b', 'part_c'].flatMap((part) => [
+      { from: 'split', to: part, kind: 'data' as const },
+      { from: part, to: 'join', kind: 'data' as const },
+    ]),
+  }),
+  planScenario('guards-skips', {
+    intent: 'history: guards with skips',
+    nodes: [
+      echo('check', { urgent: false }),
+      echo('page_oncall', {}, { eq: [{ ref: 'nodes.check.output.urgent' }, true] }),
+      echo('file_ticket', {}, { eq: [{ ref: 'nodes.check.output.urgent' }, false] }),
+      echo('confirm_page'),
+    ],
+    edges: [
+      { from: 'check', to: 'page_oncall', kind: 'data' },
+      { from: 'check', to: 'file_ticket', kind: 'data' },
+      { from: 'page_oncall', to: 'confirm_page', kind: 'data' },
+    ],
+  }),
+  planScenario('fail-fast', {
+    intent: 'history: fail_fast failure',
+    constraints: { failure_policy: 'fail_fast' },
+    nodes: [
+      { id: 'boom', op: 'fail', params: { type: 'upstream_down', message: 'upstream is down' } },
+      { id: 'slow', op: 'timed', params: { ms: 3000 } },
+      echo('after_boom'),
+    ],
+    edges: [{ from: 'boom', to: 'after_boom', kind: 'data' }],
+  }),
+  planScenario('retries', {
+    intent: 'history: retried node',
+    nodes: [
+      { id: 'flaky', op: 'flaky', params: { fail_times: 2 }, policy: { retry: { maximum_attempts: 3, initial_interval: '100ms' } } },
+      echo('after'),
+    ],
+    edges: [{ from: 'flaky', to: 'after', kind: 'data' }],
+  }),
+  planScenario(
+    'cancellation',
+    {
+      intent: 'history: cancelled run',
+      nodes: [{ id: 'long', op: 'timed', params: { ms: 60_000 }, policy: { heartbeat_timeout: '5s' } }, echo('never')],
+      edges: [{ from: 'long', to: 'never', kind: 'data' }],
+    },
+    async (handle) => {
+      await untilNodeRunning(handle, 'long');
+      await handle.cancel();
+    },
+  ),
+  {
+    name: 'consolidation',
+    async run({ client, db }, workflowId) {
+      await createEpisodeStore(db).insertMany(generateEpisodes({ count: 5, seed: 7, prefix: 'history' }));
+      const handle = await client.workflow.start('consolidationWorkflow', { taskQueue: TASK_QUEUE, workflowId, args: [{ page_size: 2 }] });
+      await handle.result();
+      return handle;
+    },
+  },
+];
+
+/** The patching fixture: the same greeting workflow recorded on v1 and on the patched v2. */
+const FIXTURE_VERSIONS = ['greeting-v1', 'greeting-v2-patched'] as const;
+
+/** A free TCP port on loopback. */
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function dropDatabase(adminUrl: string, name: string): Promise<void> {
+  const admin = new URL(adminUrl);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  await client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
+  await client.end();
+}
+
+async function recordFixture(client: Client, connection: NativeConnection, version: (typeof FIXTURE_VERSIONS)[number]): Promise<string> {
+  const taskQueue = `histories-${version}`;
+  const worker = await Worker.create({ connection, taskQueue, workflowsPath: join(FIXTURE_DIR, `${version}.ts`), activities: createGreetingActivities() });
+  const handle = await worker.runUntil(async () => {
+    const started = await client.workflow.start('greetingWorkflow', { taskQueue, workflowId: `history-${version}`, args: ['ada'] });
+    await started.result();
+    return started;
+  });
+  const file = join(FIXTURE_DIR, `${version}.history.json`);
+  await writeHistoryFile(file, await handle.fetchHistory());
+  return file;
+}
+
+async function main(only: string[]): Promise<void> {
+  const scenarios = only.length > 0 ? SCENARIOS.filter((s) => only.includes(s.name)) : SCENARIOS;
+  const unknown = only.filter((name) => !SCENARIOS.some((s) => s.name === name) && name !== 'fixtures');
+  if (unknown.length > 0) throw new Error(`unknown scenario(s) ${unknown.join(', ')}; known: ${SCENARIOS.map((s) => s.name).join(', ')}, fixtures`);
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+
+  const base = loadConfig();
+  const cliPath = findTemporalCli(base.TEMPORAL_CLI_PATH);
+  if (!cliPath) throw new Error('no Temporal CLI: run `node scripts/setup.mjs` or set TEMPORAL_CLI_PATH');
+  const dbName = `plangraph_histories_${randomBytes(4).toString('hex')}`;
+  const dbUrl = new URL(base.DATABASE_URL);
+  dbUrl.pathname = `/${dbName}`;
+  await prepareDatabase(dbUrl.toString());
+  const server = await startDevServer({ cliPath, port: await freePort() });
+  const config: Config = loadConfig({
+    DATABASE_URL: dbUrl.toString(),
+    TEMPORAL_ADDRESS: server.address,
+    TEMPORAL_TASK_QUEUE: TASK_QUEUE,
+    OPS_MODULES: join(ROOT, 'test/fixtures/test-ops.ts'),
+  });
+  const db = createDb(config.DATABASE_URL);
+  const connection = await Connection.connect({ address: server.address });
+  const nativeConnection = await NativeConnection.connect({ address: server.address });
+  const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+  try {
+    mkdirSync(HISTORIES_DIR, { recursive: true });
+    if (scenarios.length > 0) {
+      const worker = await createWorker({ config, db, registry: await loadOpRegistry(config), connection: nativeConnection });
+      await worker.runUntil(async () => {
+        for (const scenario of scenarios) {
+          const handle = await scenario.run({ client, db }, `history-${scenario.name}`);
+          const history = await handle.fetchHistory();
+          const file = join(HISTORIES_DIR, `${scenario.name}.json`);
+          await writeHistoryFile(file, history);
+          console.log(`recorded ${scenario.name}: ${history.events?.length ?? 0} events -> ${file}`);
+        }
+      });
+    }
+    if (only.length === 0 || only.includes('fixtures')) {
+      for (const version of FIXTURE_VERSIONS) console.log(`recorded ${version} -> ${await recordFixture(client, nativeConnection, version)}`);
+    }
+  } finally {
+    await connection.close();
+    await nativeConnection.close();
+    await db.$client.end();
+    await server.stop();
+    await dropDatabase(base.DATABASE_URL, dbName);
+  }
+}
+
+await main(process.argv.slice(2));

@@ -1,0 +1,37 @@
+/** POST /v1/retrieve: ranked records for a task under the caller's trust, with the selection verdict. */
+import { z } from 'zod';
+import { memoryRecordSchema } from '../../domain/records';
+import { redactedRecordSchema } from '../../domain/trust';
+import { retrieveRequestSchema } from '../../retrieval/retrieve';
+import type { Services } from '../../services';
+import { effectiveTrust } from '../auth';
+import { defineRoute } from '../route';
+
+export { retrieveRequestSchema };
+
+export const scoredCandidateSchema = z.object({
+  record: z.union([memoryRecordSchema, redactedRecordSchema]),
+  redacted: z.boolean(),
+  score: z.number(),
+  signals: z.object({ applicability: z.number(), success_rate: z.number(), recency: z.number(), cosine: z.number().optional() }),
+});
+export const retrieveResponseSchema = z.object({
+  candidates: z.array(scoredCandidateSchema),
+  selection: z.object({ confidence: z.number(), needs_more: z.boolean(), threshold: z.number() }),
+});
+export type RetrieveResponse = z.infer<typeof retrieveResponseSchema>;
+
+/** The retrieval route over the given services. */
+export function retrieveRoutes(services: Services) {
+  return [
+    defineRoute({
+      method: 'POST',
+      url: '/v1/retrieve',
+      summary: 'Rank stored records for a task; the body trust may narrow the caller’s, never widen it (403)',
+      tags: ['retrieval'],
+      body: retrieveRequestSchema,
+      response: retrieveResponseSchema,
+      handler: ({ body, principal }) => services.retriever.retrieve({ ...body, trust: effectiveTrust(principal, body.trust) }),
+    }),
+  ];
+}

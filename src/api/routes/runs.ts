@@ -1,0 +1,38 @@
+/** GET /v1/runs/:workflow_id and POST /v1/runs/:workflow_id/cancel: watch and stop plan runs. */
+import { z } from 'zod';
+import { createIntentComponents } from '../../intents/wiring';
+import { cancelResponseSchema, runViewSchema } from '../../intents/schemas';
+import type { Services } from '../../services';
+import { effectiveTrust } from '../auth';
+import { defineRoute } from '../route';
+
+export { cancelResponseSchema, runViewSchema };
+export type { CancelResponse, RunView } from '../../intents/schemas';
+
+export const runParamsSchema = z.object({ workflow_id: z.string().min(1).max(1_000) });
+
+/** The run routes over the given services. */
+export function runRoutes(services: Services) {
+  const { viewer } = createIntentComponents(services);
+  return [
+    defineRoute({
+      method: 'GET',
+      url: '/v1/runs/:workflow_id',
+      summary: "A run's state, live per-node status while running, result when done, and its plan_runs row",
+      tags: ['runs'],
+      params: runParamsSchema,
+      response: runViewSchema,
+      handler: ({ params, principal }) => viewer.view(params.workflow_id, effectiveTrust(principal)),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/v1/runs/:workflow_id/cancel',
+      summary: 'Request cancellation of a running plan run (409 when it has already finished)',
+      tags: ['runs'],
+      params: runParamsSchema,
+      status: 202,
+      response: cancelResponseSchema,
+      handler: ({ params, principal }) => viewer.cancel(params.workflow_id, effectiveTrust(principal)),
+    }),
+  ];
+}

@@ -1,0 +1,62 @@
+/**
+ * `plangraph consolidate [--now | --schedule]`: one pass now, the cron workflow (or Schedule)
+ * kept running, or, without a flag, what is scheduled.
+ */
+import type { Command } from 'commander';
+import { Client, Connection } from '@temporalio/client';
+import type { ConsolidationResult } from '../../consolidation/result';
+import { runConsolidationOnce } from '../../consolidation/run-once';
+import { describeConsolidationSchedule, ensureConsolidationSchedule } from '../../consolidation/scheduling';
+import type { Config } from '../../config';
+import { configFromEnv, requireTemporal } from '../runtime';
+
+/** A pass's counts on one line. */
+export function formatPass(result: ConsolidationResult): string {
+  return [
+    `scanned ${result.scanned}`,
+    `eligible ${result.eligible}`,
+    `created ${result.created}`,
+    `linked ${result.linked}`,
+    `skipped ${result.skipped}`,
+    `invalid ${result.invalid}`,
+    `competences created ${result.competences_created}`,
+    `reinforced ${result.competences_reinforced}`,
+  ].join(', ');
+}
+
+async function withClient<T>(config: Config, fn: (client: Client) => Promise<T>): Promise<T> {
+  await requireTemporal(config);
+  const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
+  try {
+    return await fn(new Client({ connection, namespace: config.TEMPORAL_NAMESPACE }));
+  } finally {
+    await connection.close();
+  }
+}
+
+export function registerConsolidateCommand(program: Command): void {
+  program
+    .command('consolidate')
+    .description('Turn episodes into plan graphs and competences: --now runs a pass, --schedule keeps the cron workflow running')
+    .option('--now', 'run one pass now and print its counts (needs a running worker)')
+    .option('--schedule', 'start the cron workflow (or Schedule, CONSOLIDATION_MODE=schedule) unless it exists')
+    .option('--json', 'print JSON')
+    .action(async (options: { now?: boolean; schedule?: boolean; json?: boolean }) => {
+      const config = configFromEnv();
+      const print = (value: unknown, text: string) => console.log(options.json ? JSON.stringify(value, null, 2) : text);
+      await withClient(config, async (client) => {
+        if (options.schedule) {
+          const ensured = await ensureConsolidationSchedule(client, config);
+          print(ensured, ensured.message);
+        }
+        if (options.now) {
+          const report = await runConsolidationOnce(client, config);
+          print(report, `${report.workflow_id}: ${formatPass(report)}`);
+        }
+        if (!options.now && !options.schedule) {
+          const state = await describeConsolidationSchedule(client, config);
+          print(state ?? null, state ? `consolidation ${state.mode} "${state.id}" runs on cron "${state.cron}"` : 'consolidation is not scheduled (plangraph consolidate --schedule)');
+        }
+      });
+    });
+}

@@ -1,0 +1,49 @@
+/**
+ * `plangraph episodes ingest FILE.jsonl`: bulk episode ingestion with a progress line on stderr
+ * and every rejected line reported with its number and reason.
+ */
+import { createReadStream } from 'node:fs';
+import type { Command } from 'commander';
+import { ingestEpisodes, DEFAULT_INGEST_BATCH, type IngestProgress, type RejectedLine } from '../../consolidation/ingest-episodes';
+import { createDb } from '../../db/client';
+import { createEmbedder } from '../../embeddings/embedder';
+import { createEpisodeStore } from '../../store/episodes';
+import { configFromEnv, migrateOrFail } from '../runtime';
+
+/** One progress line: lines read, stored, rejected, and the storing rate. */
+export function formatProgress(p: IngestProgress): string {
+  return `ingest: ${p.lines} lines, ${p.stored} stored, ${p.rejected} rejected, ${Math.round(p.rate)} episodes/s`;
+}
+
+export function formatRejected(r: RejectedLine): string {
+  return `line ${r.line}: ${r.reason}`;
+}
+
+export function registerEpisodeCommands(program: Command): void {
+  const episodes = program.command('episodes').description('Store episodes (immutable records of what an agent did)');
+  episodes
+    .command('ingest')
+    .description('Store the episodes of a JSON Lines file (one episode per line); exits 1 when any line was rejected')
+    .argument('<file>', 'a .jsonl file, or - for standard input')
+    .option('--batch-size <n>', 'episodes per INSERT', (v) => Number.parseInt(v, 10), DEFAULT_INGEST_BATCH)
+    .action(async (file: string, options: { batchSize: number }) => {
+      const config = configFromEnv();
+      await migrateOrFail(config);
+      const db = createDb(config.DATABASE_URL);
+      const store = createEpisodeStore(db, createEmbedder(config));
+      // A terminal gets one line rewritten in place; a log gets a line per batch.
+      const live = process.stderr.isTTY;
+      try {
+        const report = await ingestEpisodes(file === '-' ? process.stdin : createReadStream(file), store, {
+          batchSize: options.batchSize,
+          onProgress: (p) => process.stderr.write(live ? `\r${formatProgress(p)}` : `${formatProgress(p)}\n`),
+          onRejected: (r) => process.stderr.write(`${live ? '\r\x1b[K' : ''}${formatRejected(r)}\n`),
+        });
+        if (live) process.stderr.write('\n');
+        console.log(`stored ${report.stored} episodes, rejected ${report.rejected} lines (${Math.round(report.rate)} episodes/s)`);
+        if (report.rejected > 0) process.exitCode = 1;
+      } finally {
+        await db.$client.end();
+      }
+    });
+}

@@ -1,0 +1,76 @@
+/**
+ * `plangraph retrieve "task"`: ranked plans for a task with the selection verdict. The CLI talks
+ * to Postgres directly, so there is no API key: the trust is what the flags say, public and
+ * unauthenticated unless asked otherwise (it is an operator's tool on the operator's database).
+ */
+import type { Command } from 'commander';
+import type { Config } from '../../config';
+import { createDb, type Db } from '../../db/client';
+import { MEMORY_TYPES, sensitivitySchema, SENSITIVITIES, type MemoryType, type TrustContext } from '../../domain/records';
+import { createEmbedder } from '../../embeddings/embedder';
+import { DomainError } from '../../errors';
+import { createRetriever, type RetrieveResult } from '../../retrieval/retrieve';
+import { configFromEnv } from '../runtime';
+
+export interface TrustFlags {
+  maxSensitivity: string;
+  scope?: string[];
+  authenticated?: boolean;
+}
+
+/** Adds --max-sensitivity, --scope and --authenticated to a command. */
+export function withTrustFlags(command: Command): Command {
+  return command
+    .option('--max-sensitivity <level>', `highest sensitivity to see (${SENSITIVITIES.join(' < ')}); one level above comes back redacted`, 'public')
+    .option('--scope <scope...>', 'scopes to see besides unscoped records (default: any scope)')
+    .option('--authenticated', 'act as an authenticated caller (plans with requires_authenticated become selectable)');
+}
+
+/** The trust context the flags describe; an unknown level is a one-line error. */
+export function trustFromFlags(flags: TrustFlags): TrustContext {
+  const level = sensitivitySchema.safeParse(flags.maxSensitivity);
+  if (!level.success) throw new DomainError('bad_request', `--max-sensitivity must be one of ${SENSITIVITIES.join(', ')}, not "${flags.maxSensitivity}"`);
+  return { max_sensitivity: level.data, authenticated: flags.authenticated ?? false, scopes: flags.scope };
+}
+
+/** Runs `fn` with a database handle, closing the pool afterwards. */
+export async function withDb<T>(config: Config, fn: (db: Db) => Promise<T>): Promise<T> {
+  const db = createDb(config.DATABASE_URL, 2);
+  try {
+    return await fn(db);
+  } finally {
+    await db.$client.end();
+  }
+}
+
+/** The ranking as aligned text lines. */
+export function formatRetrieval(result: RetrieveResult): string {
+  const lines = result.candidates.map((c, i) => {
+    const label = c.redacted ? '[redacted]' : 'payload' in c.record && c.record.payload.kind === 'plan_graph' ? c.record.payload.intent : c.record.type;
+    const s = c.signals;
+    return `${String(i + 1).padStart(2)}. ${c.score.toFixed(3)}  ${c.record.id}  ${label}  (applicability ${s.applicability.toFixed(2)}, success ${s.success_rate.toFixed(2)}, recency ${s.recency.toFixed(2)})`;
+  });
+  const { confidence, needs_more, threshold } = result.selection;
+  lines.push(`selection confidence ${confidence.toFixed(3)} (threshold ${threshold})${needs_more ? ': needs more' : ''}`);
+  return lines.join('\n');
+}
+
+export function registerRetrieveCommand(program: Command): void {
+  withTrustFlags(program.command('retrieve <task>').description('Rank stored plans for a task (trust from the flags: public, unauthenticated by default)'))
+    .option('--limit <n>', 'how many candidates', '10')
+    .option('--types <types...>', `memory types (${MEMORY_TYPES.join(', ')})`, ['plan_graph'])
+    .option('--json', 'print JSON')
+    .action(async (task: string, options: TrustFlags & { limit: string; types: string[]; json?: boolean }) => {
+      const config = configFromEnv();
+      const trust = trustFromFlags(options);
+      const result = await withDb(config, (db) =>
+        createRetriever({ db, embedder: createEmbedder(config), threshold: config.SELECTION_THRESHOLD }).retrieve({
+          task_descriptor: task,
+          trust,
+          memory_types: options.types as MemoryType[],
+          limit: Number(options.limit),
+        }),
+      );
+      console.log(options.json ? JSON.stringify(result, null, 2) : formatRetrieval(result));
+    });
+}

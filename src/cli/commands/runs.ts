@@ -1,0 +1,58 @@
+/** `plangraph runs show ID`: a run's state, per-node status and result, as in `GET /v1/runs/:id`. */
+import type { Command } from 'commander';
+import { createIntentComponents } from '../../intents/wiring';
+import { LOCAL_OPERATOR } from '../../intents/principal';
+import type { RunView } from '../../intents/schemas';
+import { effectiveTrust } from '../../api/auth';
+import { createServices } from '../../services';
+import { configFromEnv } from '../runtime';
+
+/** A node state change as the progress lines show it. */
+export interface NodeChange {
+  id: string;
+  op: string;
+  state: string;
+  attempts: number;
+  error?: string;
+}
+
+/** One progress line for a node state change. */
+export function formatNodeChange(change: NodeChange): string {
+  const attempts = change.attempts > 1 ? ` (attempt ${change.attempts})` : '';
+  return `  ${change.state.padEnd(9)} ${change.id} [${change.op}]${attempts}${change.error ? ` — ${change.error}` : ''}`;
+}
+
+/** A run view as readable lines: header, one line per node, the error if any. */
+export function formatRunView(view: RunView): string {
+  const status = view.result ?? view.status;
+  const lines = [
+    `run ${view.workflow_id} (${view.run_id})`,
+    `  state     ${view.state}${status?.latency_ms !== undefined ? ` in ${status.latency_ms} ms` : ''}`,
+    `  plan      ${view.plan_id}${status ? ` — ${status.intent} (revision ${status.plan_revision})` : ''}`,
+    `  ui        ${view.ui_url}`,
+  ];
+  if (view.status_error) lines.push(`  status    unavailable: ${view.status_error}`);
+  for (const node of status?.nodes ?? []) {
+    lines.push(formatNodeChange({ id: node.id, op: node.op, state: node.state, attempts: node.attempts, error: node.error?.message ?? node.reason }));
+  }
+  if (view.error) lines.push(`  error     ${view.error.type}: ${view.error.message}`);
+  return lines.join('\n');
+}
+
+export function registerRunsCommands(program: Command): void {
+  const runs = program.command('runs').description('Inspect plan runs');
+  runs
+    .command('show')
+    .description("A run's state, per-node status and result")
+    .argument('<workflow_id>', 'the run’s workflow id')
+    .option('--json', 'print the JSON of GET /v1/runs/:workflow_id')
+    .action(async (workflowId: string, options: { json?: boolean }) => {
+      const services = await createServices(configFromEnv());
+      try {
+        const view = await createIntentComponents(services).viewer.view(workflowId, effectiveTrust(LOCAL_OPERATOR));
+        console.log(options.json ? JSON.stringify(view, null, 2) : formatRunView(view));
+      } finally {
+        await services.close();
+      }
+    });
+}

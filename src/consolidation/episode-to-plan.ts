@@ -1,0 +1,81 @@
+/**
+ * The pure half of plan-graph consolidation (SPEC §2): which episodes qualify, and how an
+ * episode's tool graph becomes a plan graph and one counted execution of it.
+ */
+import { validatePlanGraph, type PlanIssue } from '../domain/graph';
+import type { EpisodicPayload, PlanEdge, PlanGraphPayload, PlanNode } from '../domain/records';
+
+/** Fewest tool nodes an episode needs to become a plan: single calls and pairs are not worth one. */
+export const MIN_TOOL_NODES = 3;
+export const PLAN_CONFIDENCE = 0.7;
+export const PLAN_TAGS = ['consolidated', 'auto-plangraph'] as const;
+export const UNKNOWN_INTENT = 'unknown';
+
+type EpisodeShape = Pick<EpisodicPayload, 'timeline' | 'tool_graph' | 'outcome'>;
+
+/** The first non-empty `event_kind` of the timeline, else "unknown". */
+export function inferIntent(episode: Pick<EpisodicPayload, 'timeline'>): string {
+  for (const event of episode.timeline) {
+    const kind = event.event_kind.trim();
+    if (kind) return kind;
+  }
+  return UNKNOWN_INTENT;
+}
+
+function instantMs(value: string | number): number {
+  return typeof value === 'number' ? value : Date.parse(value);
+}
+
+/**
+ * Wall time of an episode: the span of its timeline. Fewer than two events measure nothing, so
+ * they yield undefined rather than a zero that would drag the plan's average latency down.
+ */
+export function timelineSpanMs(episode: Pick<EpisodicPayload, 'timeline'>): number | undefined {
+  const times = episode.timeline.map((e) => instantMs(e.t)).filter(Number.isFinite);
+  if (times.length < 2) return undefined;
+  return Math.max(...times) - Math.min(...times);
+}
+
+/** One execution as plan_stats counts it: partial outcomes count as successes, like runs do. */
+export interface ExecutionSample {
+  successes: 0 | 1;
+  failures: 0 | 1;
+  latency_ms: number | undefined;
+}
+
+export function executionSample(episode: EpisodeShape): ExecutionSample {
+  const failed = episode.outcome === 'failure';
+  return { successes: failed ? 0 : 1, failures: failed ? 1 : 0, latency_ms: timelineSpanMs(episode) };
+}
+
+/**
+ * The plan an episode becomes: tool node → plan node (id, tool → op, args → params), each
+ * `depends_on` entry → a control edge dep → node (a repeated entry once), metrics of one run.
+ */
+export function planFromEpisode(episode: EpisodeShape, planId: string, now: string): PlanGraphPayload {
+  const nodes: PlanNode[] = episode.tool_graph.map((t) => ({ id: t.id, op: t.tool, params: t.args, guards: {} }));
+  const edges: PlanEdge[] = episode.tool_graph.flatMap((t) =>
+    [...new Set(t.depends_on)].map((dep): PlanEdge => ({ from: dep, to: t.id, kind: 'control' })),
+  );
+  const sample = executionSample(episode);
+  return {
+    kind: 'plan_graph',
+    plan_id: planId,
+    version: '1',
+    intent: inferIntent(episode),
+    constraints: { failure_policy: 'fail_fast' },
+    inputs_schema: {},
+    outputs_schema: {},
+    nodes,
+    edges,
+    metrics: { execution_count: 1, failure_rate: sample.failures, avg_latency_ms: sample.latency_ms ?? 0, last_executed_at: now },
+  };
+}
+
+/**
+ * Problems that would make the converted plan unrunnable (dangling dependency, cycle, …). Ops are
+ * not checked: an episode's tools need not be registered ops yet.
+ */
+export function convertedPlanIssues(plan: PlanGraphPayload): PlanIssue[] {
+  return validatePlanGraph(plan);
+}

@@ -1,0 +1,93 @@
+/**
+ * Bulk episode ingestion from JSON Lines: streamed line by line, validated, inserted in batches.
+ * A bad line is reported with its number and reason and stores nothing; good lines are stored.
+ */
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import type { NewEpisode } from '../domain/records';
+import { parseEpisode, type EpisodeProblem, type EpisodeStore } from '../store/episodes';
+
+export const DEFAULT_INGEST_BATCH = 500;
+
+export interface RejectedLine {
+  line: number;
+  reason: string;
+  problems: EpisodeProblem[];
+}
+
+export interface IngestProgress {
+  lines: number;
+  stored: number;
+  rejected: number;
+  elapsed_ms: number;
+  /** Stored episodes per second so far. */
+  rate: number;
+}
+
+export interface IngestReport extends IngestProgress {
+  rejected_lines: RejectedLine[];
+}
+
+export interface IngestOptions {
+  batchSize?: number;
+  /** Called after every stored batch and once at the end. */
+  onProgress?(progress: IngestProgress): void;
+  /** Called for each rejected line as soon as it is read. */
+  onRejected?(rejected: RejectedLine): void;
+}
+
+/** Checks one JSONL line; undefined for a blank line, which is neither stored nor rejected. */
+export function checkLine(text: string, line: number): { episode: NewEpisode } | { rejected: RejectedLine } | undefined {
+  if (text.trim() === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return { rejected: { line, reason: `malformed JSON: ${(err as Error).message}`, problems: [] } };
+  }
+  const parsed = parseEpisode(value);
+  if (parsed.ok) return { episode: parsed.episode };
+  const reason = parsed.problems.map((p) => `${p.field}: ${p.message}`).join('; ');
+  return { rejected: { line, reason, problems: parsed.problems } };
+}
+
+/** Streams JSONL episodes from `input` into the store in batches; returns what happened. */
+export async function ingestEpisodes(
+  input: Readable,
+  store: Pick<EpisodeStore, 'insertMany'>,
+  options: IngestOptions = {},
+): Promise<IngestReport> {
+  const batchSize = options.batchSize ?? DEFAULT_INGEST_BATCH;
+  const started = performance.now();
+  const rejectedLines: RejectedLine[] = [];
+  let lines = 0;
+  let stored = 0;
+  let batch: NewEpisode[] = [];
+  const progress = (): IngestProgress => {
+    const elapsed = performance.now() - started;
+    return { lines, stored, rejected: rejectedLines.length, elapsed_ms: elapsed, rate: elapsed > 0 ? (stored * 1000) / elapsed : 0 };
+  };
+  const flush = async () => {
+    if (batch.length === 0) return;
+    stored += (await store.insertMany(batch)).length;
+    batch = [];
+    options.onProgress?.(progress());
+  };
+
+  for await (const text of createInterface({ input, crlfDelay: Infinity })) {
+    lines += 1;
+    const checked = checkLine(text, lines);
+    if (!checked) continue;
+    if ('rejected' in checked) {
+      rejectedLines.push(checked.rejected);
+      options.onRejected?.(checked.rejected);
+      continue;
+    }
+    batch.push(checked.episode);
+    if (batch.length >= batchSize) await flush();
+  }
+  await flush();
+  const final = progress();
+  options.onProgress?.(final);
+  return { ...final, rejected_lines: rejectedLines };
+}

@@ -1,0 +1,61 @@
+/**
+ * One consolidation pass on demand: a one-off workflow with its own id, awaited.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Client } from '@temporalio/client';
+import type { Config } from '../config';
+import { DomainError } from '../errors';
+import type { consolidationWorkflow } from '../../workflows/consolidation';
+import { CONSOLIDATION_ID } from './scheduling';
+import type { ConsolidationResult } from './result';
+
+export interface PassReport extends ConsolidationResult {
+  workflow_id: string;
+}
+
+/** temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW (the proto package is not a direct dependency). */
+const WORKFLOW_TASK_QUEUE = 1;
+
+/** How long a pass on demand waits for a worker to show up on its task queue. */
+const WORKER_WAIT_MS = 10_000;
+
+async function hasPoller(client: Client, taskQueue: string): Promise<boolean> {
+  const response = await client.workflowService.describeTaskQueue({
+    namespace: client.options.namespace,
+    taskQueue: { name: taskQueue },
+    taskQueueType: WORKFLOW_TASK_QUEUE,
+  });
+  return (response.pollers ?? []).length > 0;
+}
+
+/**
+ * Refuses to wait on a task queue no worker polls, where the pass would never start. A worker
+ * that is just starting gets a few seconds to send its first poll.
+ */
+async function assertWorkerPolling(client: Client, taskQueue: string): Promise<void> {
+  const deadline = Date.now() + WORKER_WAIT_MS;
+  while (!(await hasPoller(client, taskQueue))) {
+    if (Date.now() > deadline) {
+      throw new DomainError('unavailable', `no worker polls task queue "${taskQueue}": start \`plangraph worker\` or \`plangraph dev\``);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** Runs one consolidation pass now and returns its counts. */
+export async function runConsolidationOnce(
+  client: Client,
+  config: Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'CONSOLIDATION_PAGE_SIZE'>,
+  options: { pageSize?: number } = {},
+): Promise<PassReport> {
+  await assertWorkerPolling(client, config.TEMPORAL_TASK_QUEUE);
+  const workflowId = `${CONSOLIDATION_ID}-once-${randomUUID()}`;
+  const args: Parameters<typeof consolidationWorkflow> = [{ page_size: options.pageSize ?? config.CONSOLIDATION_PAGE_SIZE }];
+  const result = await client.workflow.execute<typeof consolidationWorkflow>('consolidationWorkflow', {
+    workflowId,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    args,
+    staticSummary: 'consolidation pass on demand',
+  });
+  return { workflow_id: workflowId, ...result };
+}

@@ -1,0 +1,65 @@
+/**
+ * Trust filtering (SPEC §3): what a caller with a given clearance may see of a record —
+ * all of it, a redacted envelope (exactly one sensitivity level above), or nothing.
+ */
+import type { z } from 'zod';
+import {
+  memoryRecordSchema,
+  sensitivityRank,
+  type MemoryRecord,
+  type PlanGraphPayload,
+  type Sensitivity,
+  type TrustContext,
+} from './records';
+
+export type Visibility = 'visible' | 'redacted' | 'invisible';
+
+/** Whether a record's scope is open to a caller: "" always is; no scopes means any. */
+export function scopeAllowed(scope: string, scopes: readonly string[] | undefined): boolean {
+  return scope === '' || scopes === undefined || scopes.includes(scope);
+}
+
+/** Visibility by sensitivity alone: ≤ max visible, max+1 redacted, beyond invisible. */
+export function sensitivityVisibility(sensitivity: Sensitivity, maxSensitivity: Sensitivity): Visibility {
+  const above = sensitivityRank(sensitivity) - sensitivityRank(maxSensitivity);
+  return above <= 0 ? 'visible' : above === 1 ? 'redacted' : 'invisible';
+}
+
+/** What a caller sees of a record: scope mismatch hides it whatever its sensitivity. */
+export function visibility(record: { sensitivity: Sensitivity; scope: string }, trust: TrustContext): Visibility {
+  if (!scopeAllowed(record.scope, trust.scopes)) return 'invisible';
+  return sensitivityVisibility(record.sensitivity, trust.max_sensitivity);
+}
+
+/** The fields a redacted record keeps: ids, type, sensitivity, confidence, scope, tags, timestamps. */
+export const redactedRecordSchema = memoryRecordSchema
+  .pick({
+    id: true,
+    type: true,
+    sensitivity: true,
+    confidence: true,
+    scope: true,
+    tags: true,
+    created_at: true,
+    updated_at: true,
+    last_reinforced_at: true,
+  })
+  .strict();
+export type RedactedRecord = z.infer<typeof redactedRecordSchema>;
+
+/** Strips a record down to its redacted envelope. */
+export function redact(record: MemoryRecord): RedactedRecord {
+  const { id, type, sensitivity, confidence, scope, tags, created_at, updated_at, last_reinforced_at } = record;
+  return { id, type, sensitivity, confidence, scope, tags, created_at, updated_at, last_reinforced_at };
+}
+
+/**
+ * Whether a caller may run a plan, by its constraints: `requires_authenticated` needs an
+ * authenticated caller, and `max_sensitivity` (the most sensitive data the plan handles) needs
+ * a caller cleared at least that high.
+ */
+export function runnableBy(plan: Pick<PlanGraphPayload, 'constraints'>, trust: TrustContext): boolean {
+  const { requires_authenticated, max_sensitivity } = plan.constraints;
+  if (requires_authenticated && !trust.authenticated) return false;
+  return max_sensitivity === undefined || sensitivityRank(max_sensitivity) <= sensitivityRank(trust.max_sensitivity);
+}

@@ -1,0 +1,151 @@
+/**
+ * Looking at and cancelling plan runs: Temporal's view of a run (state, live per-node status,
+ * result) joined with its plan_runs row. A caller sees only runs of plans it may run itself.
+ */
+import { WorkflowFailedError, WorkflowNotFoundError, type Client, type WorkflowExecutionDescription } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { temporalUiUrl, type Config } from '../config';
+import type { TrustContext } from '../domain/records';
+import { statusQuery } from '../domain/run-state';
+import { runnableBy, visibility } from '../domain/trust';
+import { DomainError } from '../errors';
+import { PLAN_ID_ATTRIBUTE } from '../runs/start-run';
+import type { RunStore } from '../store/plan-runs';
+import type { RecordStore } from '../store/records';
+import { runRowSchema, runStatusSchema, type CancelResponse, type RunView, type RunViewState } from './schemas';
+
+/** How long the live `status` query may take before the view goes without it. */
+const STATUS_QUERY_TIMEOUT_MS = 5_000;
+const EXECUTOR_WORKFLOW_TYPE = 'planExecutorWorkflow';
+
+const STATE_BY_STATUS: Partial<Record<string, RunViewState>> = {
+  RUNNING: 'running',
+  COMPLETED: 'succeeded',
+  FAILED: 'failed',
+  CANCELLED: 'cancelled',
+  TERMINATED: 'terminated',
+  TIMED_OUT: 'timed_out',
+};
+
+/** The Temporal Web UI page of one workflow run. */
+export function runUiUrl(config: Config, workflowId: string, runId: string): string {
+  return `${temporalUiUrl(config)}/namespaces/${encodeURIComponent(config.TEMPORAL_NAMESPACE)}/workflows/${encodeURIComponent(workflowId)}/${encodeURIComponent(runId)}`;
+}
+
+export interface RunViewerDeps {
+  config: Config;
+  client: Client;
+  records: Pick<RecordStore, 'get'>;
+  runs: Pick<RunStore, 'getRun'>;
+}
+
+const iso = (v: unknown) => (v == null ? null : new Date(v as string | Date).toISOString());
+
+/** The plan_runs row in its wire shape. */
+function rowView(row: Record<string, unknown> | undefined): RunView['record'] {
+  if (!row) return null;
+  return runRowSchema.parse({
+    ...row,
+    started_at: iso(row.started_at),
+    finished_at: iso(row.finished_at),
+    latency_ms: row.latency_ms == null ? null : Number(row.latency_ms),
+  });
+}
+
+/** The final result of a closed run: failed runs carry their RunStatus in the failure details. */
+async function finalOutcome(client: Client, workflowId: string, runId: string): Promise<Pick<RunView, 'result' | 'error'>> {
+  try {
+    return { result: runStatusSchema.parse(await client.workflow.getHandle(workflowId, runId).result()) };
+  } catch (err) {
+    if (!(err instanceof WorkflowFailedError)) throw err;
+    const cause = err.cause;
+    const error = { type: cause instanceof ApplicationFailure ? (cause.type ?? 'Error') : (cause?.name ?? 'WorkflowFailed'), message: cause?.message ?? err.message };
+    const details = runStatusSchema.safeParse(cause instanceof ApplicationFailure ? cause.details?.[0] : undefined);
+    if (details.success) return { result: details.data, error };
+    // A cancelled run carries no details, but a worker still answers the query of a closed run.
+    const queried = await client.connection
+      .withDeadline(Date.now() + STATUS_QUERY_TIMEOUT_MS, () => client.workflow.getHandle(workflowId, runId).query(statusQuery))
+      .then((status) => runStatusSchema.safeParse(status), () => undefined);
+    return queried?.success ? { result: queried.data, error } : { error };
+  }
+}
+
+/** Creates the run viewer over Temporal, the record store and the run rows. */
+export function createRunViewer(deps: RunViewerDeps) {
+  const { client, config } = deps;
+
+  /** The run, if it is a plan run whose plan the caller may see and run; 404 otherwise. */
+  async function describeVisible(workflowId: string, trust: TrustContext): Promise<{ description: WorkflowExecutionDescription; planId: string }> {
+    const notFound = new DomainError('not_found', `no run ${workflowId}`, { workflow_id: workflowId });
+    let description: WorkflowExecutionDescription;
+    try {
+      description = await client.workflow.getHandle(workflowId).describe();
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) throw notFound;
+      throw err;
+    }
+    if (description.type !== EXECUTOR_WORKFLOW_TYPE) throw notFound;
+    const planId = description.typedSearchAttributes.get(PLAN_ID_ATTRIBUTE);
+    const plan = planId ? await deps.records.get(planId) : undefined;
+    // Same answer as for a missing run, so a caller learns nothing about runs it may not see.
+    if (!plan || plan.payload.kind !== 'plan_graph' || visibility(plan, trust) !== 'visible' || !runnableBy(plan.payload, trust)) throw notFound;
+    return { description, planId: planId! };
+  }
+
+  return {
+    /** State, live status or result, and the plan_runs row of a run. */
+    async view(workflowId: string, trust: TrustContext): Promise<RunView> {
+      const { description, planId } = await describeVisible(workflowId, trust);
+      const { runId } = description;
+      const state = STATE_BY_STATUS[description.status.name] ?? 'unknown';
+      const view: RunView = {
+        workflow_id: workflowId,
+        run_id: runId,
+        plan_id: planId,
+        state,
+        started_at: description.startTime.toISOString(),
+        closed_at: description.closeTime ? description.closeTime.toISOString() : null,
+        record: rowView(await deps.runs.getRun(workflowId)),
+        ui_url: runUiUrl(config, workflowId, runId),
+      };
+      if (state === 'running') {
+        try {
+          const status = await client.connection.withDeadline(Date.now() + STATUS_QUERY_TIMEOUT_MS, () =>
+            client.workflow.getHandle(workflowId, runId).query(statusQuery),
+          );
+          view.status = runStatusSchema.parse(status);
+        } catch (err) {
+          view.status_error = `status query failed: ${(err as Error).message}`;
+        }
+        return view;
+      }
+      return { ...view, ...(await finalOutcome(client, workflowId, runId)) };
+    },
+
+    /** Waits until the run closes or `timeoutMs` passes, whichever is first. */
+    async waitFor(workflowId: string, runId: string, timeoutMs: number): Promise<void> {
+      const abort = new AbortController();
+      const timer = setTimeout(() => abort.abort(), timeoutMs);
+      try {
+        await client.connection.withAbortSignal(abort.signal, () => client.workflow.getHandle(workflowId, runId).result());
+      } catch {
+        // Failed, cancelled or still running when the wait ran out: the view tells which.
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+
+    /** Requests cancellation of a running run; a finished run is a 409. */
+    async cancel(workflowId: string, trust: TrustContext): Promise<CancelResponse> {
+      const { description } = await describeVisible(workflowId, trust);
+      if (description.status.name !== 'RUNNING') {
+        const state = STATE_BY_STATUS[description.status.name] ?? 'unknown';
+        throw new DomainError('conflict', `run ${workflowId} is already ${state}`, { workflow_id: workflowId, state });
+      }
+      await client.workflow.getHandle(workflowId, description.runId).cancel();
+      return { workflow_id: workflowId, run_id: description.runId, cancel_requested: true };
+    },
+  };
+}
+
+export type RunViewer = ReturnType<typeof createRunViewer>;

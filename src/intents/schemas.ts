@@ -1,0 +1,126 @@
+/**
+ * Wire schemas of intents and runs (SPEC §6), shared by the HTTP routes, the TypeScript client,
+ * the CLI and the MCP server so every interface speaks the same shapes.
+ */
+import { z } from 'zod';
+import { trustContextSchema } from '../domain/records';
+import { NODE_STATES, type RunStatus } from '../domain/run-state';
+
+/** The longest a caller may ask `wait` to block, and the default. */
+export const MAX_WAIT_MS = 120_000;
+export const DEFAULT_WAIT_MS = 30_000;
+
+export const intentRequestSchema = z
+  .object({
+    task_descriptor: z.string().trim().min(1).max(4_000),
+    inputs: z.record(z.string(), z.unknown()).default({}),
+    /** Narrows the caller's trust (never widens it: asking for more is a 403). */
+    trust: trustContextSchema.partial().optional(),
+    /** A plan record id: run this plan instead of the retrieval's pick. */
+    plan_id: z.uuid().optional(),
+    /** Same key (for the same principal) → same run; a second run is never started. */
+    idempotency_key: z.string().min(1).max(256).optional(),
+    wait: z.boolean().default(false),
+    wait_timeout_ms: z.number().int().min(1).max(MAX_WAIT_MS).default(DEFAULT_WAIT_MS),
+  })
+  .strict();
+export type IntentRequest = z.input<typeof intentRequestSchema>;
+
+export const selectionSchema = z.object({
+  confidence: z.number(),
+  needs_more: z.boolean(),
+  threshold: z.number(),
+});
+export type SelectionView = z.infer<typeof selectionSchema>;
+
+const nodeErrorSchema = z.object({ type: z.string(), message: z.string() });
+
+/** The executor's `status` query answer and result (mirrors RunStatus in src/domain/run-state.ts). */
+export const runStatusSchema = z.object({
+  plan_record_id: z.string(),
+  plan_revision: z.number(),
+  plan_id: z.string(),
+  intent: z.string(),
+  state: z.enum(['running', 'succeeded', 'failed', 'cancelled']),
+  started_at: z.string(),
+  finished_at: z.string().optional(),
+  latency_ms: z.number().optional(),
+  error: nodeErrorSchema.optional(),
+  nodes: z.array(
+    z.object({
+      id: z.string(),
+      op: z.string(),
+      state: z.enum(NODE_STATES),
+      attempts: z.number(),
+      started_at: z.string().optional(),
+      finished_at: z.string().optional(),
+      reason: z.string().optional(),
+      error: nodeErrorSchema.optional(),
+      output: z.unknown().optional(),
+    }),
+  ),
+});
+// Compile-time guard: the wire schema and the executor's type cannot drift apart.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const runStatusMatches: Same<z.infer<typeof runStatusSchema>, RunStatus> = true;
+void runStatusMatches;
+
+export const RUN_VIEW_STATES = ['running', 'succeeded', 'failed', 'cancelled', 'terminated', 'timed_out', 'unknown'] as const;
+export type RunViewState = (typeof RUN_VIEW_STATES)[number];
+
+/** The plan_runs row of a run: Postgres' record of it and its counted outcome. */
+export const runRowSchema = z.object({
+  workflow_id: z.string(),
+  run_id: z.string(),
+  plan_id: z.string(),
+  plan_revision: z.number(),
+  status: z.string(),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+  latency_ms: z.number().nullable(),
+  error: nodeErrorSchema.nullable(),
+});
+
+/** A run as `GET /v1/runs/:workflow_id` answers it. */
+export const runViewSchema = z.object({
+  workflow_id: z.string(),
+  run_id: z.string(),
+  plan_id: z.string(),
+  state: z.enum(RUN_VIEW_STATES),
+  started_at: z.string(),
+  closed_at: z.string().nullable(),
+  /** Live per-node status from the `status` query, while the run is running. */
+  status: runStatusSchema.optional(),
+  /** Why the live status is missing (e.g. no worker answered the query in time). */
+  status_error: z.string().optional(),
+  /** Every node's final state and output, once the run is done (failed runs included). */
+  result: runStatusSchema.optional(),
+  error: nodeErrorSchema.optional(),
+  record: runRowSchema.nullable(),
+  ui_url: z.string(),
+});
+export type RunView = z.infer<typeof runViewSchema>;
+
+/** `POST /v1/intents` success: the run that was started (or found, for a repeated key). */
+export const intentResponseSchema = z.object({
+  workflow_id: z.string(),
+  run_id: z.string(),
+  plan_id: z.string(),
+  /** How the plan was chosen: the retrieval's pick or the caller's `plan_id`. */
+  selected_by: z.enum(['retrieval', 'plan_id']),
+  /** The retrieval's verdict; null when the caller named the plan. */
+  selection: selectionSchema.nullable(),
+  ui_url: z.string(),
+  /** True when an idempotency key matched a run started earlier: nothing new was started. */
+  existing: z.boolean(),
+  /** With `wait`: the run when it finished or when the wait ran out. */
+  run: runViewSchema.optional(),
+});
+export type IntentResponse = z.infer<typeof intentResponseSchema>;
+
+export const cancelResponseSchema = z.object({
+  workflow_id: z.string(),
+  run_id: z.string(),
+  cancel_requested: z.literal(true),
+});
+export type CancelResponse = z.infer<typeof cancelResponseSchema>;

@@ -1,0 +1,171 @@
+/**
+ * Submitting an intent (SPEC §6 `POST /v1/intents`): pick a stored plan for a task under the
+ * caller's trust — the retrieval's confident pick, or the plan the caller names — and start it.
+ * The HTTP route, the CLI and the MCP server all go through this one function.
+ */
+import { createHash } from 'node:crypto';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { z } from 'zod';
+import { effectiveTrust, type Principal } from '../api/auth';
+import type { Config } from '../config';
+import { sensitivityRank, type MemoryRecord, type TrustContext } from '../domain/records';
+import { visibility } from '../domain/trust';
+import { DomainError } from '../errors';
+import { isSelectable, type Retriever } from '../retrieval/retrieve';
+import { PLAN_ID_ATTRIBUTE, startPlanRun } from '../runs/start-run';
+import type { RecordStore } from '../store/records';
+import { runUiUrl, type RunViewer } from './run-view';
+import { selectionSchema, type intentRequestSchema, type IntentResponse, type SelectionView } from './schemas';
+
+/** A parsed intent request (defaults applied). */
+export type IntentInput = z.output<typeof intentRequestSchema>;
+
+/** Candidates retrieved per intent; enough for the runner-up that sets the confidence. */
+const CANDIDATE_LIMIT = 10;
+
+export interface IntentServiceDeps {
+  config: Config;
+  client: Client;
+  records: Pick<RecordStore, 'get'>;
+  retriever: Pick<Retriever, 'retrieve'>;
+  /** Ops the workers provide (the op registry's keys). */
+  knownOps: ReadonlySet<string>;
+  viewer: Pick<RunViewer, 'view' | 'waitFor'>;
+}
+
+interface PlanChoice {
+  record: MemoryRecord;
+  selected_by: IntentResponse['selected_by'];
+  selection: SelectionView | null;
+}
+
+/**
+ * Workflow id of an idempotent submission: a hash of principal and key, so a repeated key maps
+ * to the same run and two principals using the same key never collide.
+ */
+export function idempotentWorkflowId(principal: Pick<Principal, 'name'>, key: string): string {
+  return `intent-${createHash('sha256').update(`${principal.name}\u0000${key}`).digest('hex').slice(0, 40)}`;
+}
+
+/** Refuses a plan the caller may not run, naming the constraint (403). */
+function assertRunnable(record: MemoryRecord, trust: TrustContext): void {
+  if (record.payload.kind !== 'plan_graph') throw new DomainError('not_a_plan', `record ${record.id} is a ${record.type}, not a plan graph`);
+  const { requires_authenticated, max_sensitivity } = record.payload.constraints;
+  if (requires_authenticated && !trust.authenticated) {
+    throw new DomainError('forbidden', `plan ${record.id} requires an authenticated caller (send an API key)`, { plan_id: record.id, constraint: 'requires_authenticated' });
+  }
+  if (max_sensitivity && sensitivityRank(max_sensitivity) > sensitivityRank(trust.max_sensitivity)) {
+    throw new DomainError('forbidden', `plan ${record.id} handles "${max_sensitivity}" data; this caller is cleared for "${trust.max_sensitivity}"`, {
+      plan_id: record.id,
+      constraint: 'max_sensitivity',
+    });
+  }
+}
+
+/** Creates the intent service over Temporal, the record store and the retriever. */
+export function createIntentService(deps: IntentServiceDeps) {
+  const { config, client } = deps;
+
+  /** The plan the caller named, if its trust may see all of it and its constraints allow. */
+  async function namedPlan(planId: string, trust: TrustContext): Promise<PlanChoice> {
+    const record = await deps.records.get(planId);
+    const seen = record ? visibility(record, trust) : 'invisible';
+    if (!record || seen === 'invisible') throw new DomainError('not_found', `no plan ${planId}`, { plan_id: planId });
+    if (seen === 'redacted') {
+      throw new DomainError('forbidden', `plan ${planId} is "${record.sensitivity}", above this caller's "${trust.max_sensitivity}"`, { plan_id: planId });
+    }
+    assertRunnable(record, trust);
+    return { record, selected_by: 'plan_id', selection: null };
+  }
+
+  /** The retrieval's pick, or 422 `needs_more` with the ranked candidates. */
+  async function retrievedPlan(taskDescriptor: string, trust: TrustContext): Promise<PlanChoice> {
+    const { candidates, selection } = await deps.retriever.retrieve({ task_descriptor: taskDescriptor, trust, memory_types: ['plan_graph'], limit: CANDIDATE_LIMIT });
+    const best = candidates.find((c) => isSelectable(c, trust));
+    if (selection.needs_more || !best) {
+      throw new DomainError(
+        'needs_more',
+        `no stored plan is a confident match (confidence ${selection.confidence.toFixed(3)} < ${selection.threshold}); name one with plan_id or describe the task further`,
+        { selection, candidates },
+      );
+    }
+    return { record: best.record, selected_by: 'retrieval', selection };
+  }
+
+  /** The run an earlier submission with this key started, or undefined. */
+  async function existingRun(workflowId: string, input: IntentInput): Promise<IntentResponse | undefined> {
+    let description;
+    try {
+      description = await client.workflow.getHandle(workflowId).describe();
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return undefined;
+      throw err;
+    }
+    const memo = description.memo ?? {};
+    if (memo.task_descriptor !== input.task_descriptor) {
+      throw new DomainError('conflict', `idempotency key already used for a different task: "${String(memo.task_descriptor)}"`, {
+        workflow_id: workflowId,
+      });
+    }
+    const selection = selectionSchema.safeParse(memo.selection);
+    return {
+      workflow_id: workflowId,
+      run_id: description.runId,
+      plan_id: description.typedSearchAttributes.get(PLAN_ID_ATTRIBUTE) ?? '',
+      selected_by: memo.selected_by === 'plan_id' ? 'plan_id' : 'retrieval',
+      selection: selection.success ? selection.data : null,
+      ui_url: runUiUrl(config, workflowId, description.runId),
+      existing: true,
+    };
+  }
+
+  async function start(input: IntentInput, trust: TrustContext, workflowId: string | undefined): Promise<IntentResponse> {
+    const choice = input.plan_id ? await namedPlan(input.plan_id, trust) : await retrievedPlan(input.task_descriptor, trust);
+    try {
+      const handle = await startPlanRun({
+        client,
+        taskQueue: config.TEMPORAL_TASK_QUEUE,
+        record: choice.record,
+        inputs: input.inputs,
+        trust,
+        taskDescriptor: input.task_descriptor,
+        workflowId,
+        knownOps: deps.knownOps,
+        // Never a second run under an idempotent id, even after the first one closed.
+        idPolicy: workflowId ? { workflowIdReusePolicy: 'REJECT_DUPLICATE', workflowIdConflictPolicy: 'FAIL' } : undefined,
+        memo: { selected_by: choice.selected_by, selection: choice.selection },
+      });
+      return {
+        workflow_id: handle.workflowId,
+        run_id: handle.firstExecutionRunId,
+        plan_id: choice.record.id,
+        selected_by: choice.selected_by,
+        selection: choice.selection,
+        ui_url: runUiUrl(config, handle.workflowId, handle.firstExecutionRunId),
+        existing: false,
+      };
+    } catch (err) {
+      // A concurrent submission with the same key won the race: answer with its run.
+      const existing = workflowId && err instanceof WorkflowExecutionAlreadyStartedError ? await existingRun(workflowId, input) : undefined;
+      if (existing) return existing;
+      throw err;
+    }
+  }
+
+  return {
+    /**
+     * Picks a plan for the task and starts it under the caller's (possibly narrowed) trust;
+     * with `wait`, also waits (bounded) for the run and includes it.
+     */
+    async submit(principal: Principal, input: IntentInput): Promise<IntentResponse> {
+      const trust = effectiveTrust(principal, input.trust);
+      const workflowId = input.idempotency_key ? idempotentWorkflowId(principal, input.idempotency_key) : undefined;
+      const response = (workflowId ? await existingRun(workflowId, input) : undefined) ?? (await start(input, trust, workflowId));
+      if (!input.wait) return response;
+      await deps.viewer.waitFor(response.workflow_id, response.run_id, input.wait_timeout_ms);
+      return { ...response, run: await deps.viewer.view(response.workflow_id, trust) };
+    },
+  };
+}
+
+export type IntentService = ReturnType<typeof createIntentService>;

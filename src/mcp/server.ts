@@ -1,0 +1,54 @@
+/**
+ * The MCP server (stdio): plangraph as tools for agent frameworks. It acts as the principal of
+ * MCP_API_KEY when set — the same API keys and trust rules as the HTTP API — and as an anonymous
+ * caller (public records only) without one. stdout carries the protocol; logs go to stderr.
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { ANONYMOUS } from '../api/auth';
+import type { Config } from '../config';
+import { principalForKey } from '../intents/principal';
+import { createIntentComponents } from '../intents/wiring';
+import { createServices, type Services } from '../services';
+import { registerTools } from './tools';
+
+export const MCP_SERVER_INFO = { name: 'plangraph', version: '0.1.0' } as const;
+
+/** An MCP server with every plangraph tool, acting as the principal of `apiKey` (anonymous without). */
+export async function createMcpServer(services: Services, apiKey: string | undefined): Promise<McpServer> {
+  const principal = await principalForKey(services.apiKeys, apiKey, ANONYMOUS);
+  const server = new McpServer(MCP_SERVER_INFO, {
+    instructions:
+      'plangraph stores plan graphs distilled from agent episodes and runs them as durable Temporal workflows. ' +
+      'Use find_plans or run_intent for a task; run_plan when you know the plan id; get_run to follow a run; ' +
+      'submit_episode to record what you did; reinforce_plan when a plan served you well.',
+  });
+  registerTools(server, {
+    ...createIntentComponents(services),
+    principal,
+    retriever: services.retriever,
+    plans: services.plans,
+    reinforcer: services.reinforcer,
+    episodes: services.episodes,
+  });
+  return server;
+}
+
+/** Serves MCP over stdin/stdout until the client closes the stream. */
+export async function runMcpServer(config: Config, log: (line: string) => void): Promise<void> {
+  const services = await createServices(config);
+  const server = await createMcpServer(services, config.MCP_API_KEY).catch(async (err: unknown) => {
+    await services.close();
+    throw err;
+  });
+  const transport = new StdioServerTransport();
+  await server.connect(transport);
+  // Ends when the client closes the session or its end of stdin.
+  const closed = new Promise<void>((resolve) => {
+    server.server.onclose = resolve;
+    process.stdin.once('end', resolve);
+  });
+  log(`MCP server ready on stdio (task queue "${config.TEMPORAL_TASK_QUEUE}", ${config.MCP_API_KEY ? 'acting as the MCP_API_KEY principal' : 'anonymous: public records only'})`);
+  await closed;
+  await services.close();
+}

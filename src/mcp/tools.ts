@@ -1,0 +1,119 @@
+/**
+ * The MCP tools: plangraph's agent-facing verbs (find plans, run an intent or a named plan, watch
+ * a run, submit an episode, reinforce a plan), each a zod input schema over the same library
+ * functions the HTTP API uses, acting as one principal.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { effectiveTrust, type Principal } from '../api/auth';
+import { newEpisodeSchema, trustContextSchema } from '../domain/records';
+import { DomainError } from '../errors';
+import { intentRequestSchema } from '../intents/schemas';
+import type { IntentComponents } from '../intents/wiring';
+import type { PlanReader } from '../retrieval/plan-reader';
+import type { ReinforceInput, createReinforcer } from '../retrieval/reinforce';
+import type { Retriever } from '../retrieval/retrieve';
+import type { EpisodeStore } from '../store/episodes';
+
+export interface McpToolDeps extends IntentComponents {
+  principal: Principal;
+  retriever: Pick<Retriever, 'retrieve'>;
+  plans: Pick<PlanReader, 'get'>;
+  reinforcer: Pick<ReturnType<typeof createReinforcer>, 'reinforce'>;
+  episodes: Pick<EpisodeStore, 'create'>;
+}
+
+/** A tool answer: the JSON result as text, or the API's error shape flagged as an error. */
+async function answer(work: () => Promise<unknown>): Promise<CallToolResult> {
+  try {
+    return { content: [{ type: 'text', text: JSON.stringify(await work(), null, 2) }] };
+  } catch (err) {
+    const error =
+      err instanceof DomainError
+        ? { code: err.code, message: err.message, details: err.details }
+        : { code: 'internal', message: err instanceof Error ? err.message : String(err), details: {} };
+    return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error }, null, 2) }] };
+  }
+}
+
+const narrowTrust = trustContextSchema.partial().optional().describe("Narrows the server's trust (never widens it)");
+const intentShape = intentRequestSchema.omit({ plan_id: true }).shape;
+
+/** Registers every plangraph tool on the server. */
+export function registerTools(server: McpServer, deps: McpToolDeps): void {
+  const { principal } = deps;
+
+  server.registerTool(
+    'find_plans',
+    {
+      title: 'Find plans',
+      description: 'Rank stored plan graphs for a task (score, signals) and say whether the best is a confident pick (selection.needs_more).',
+      inputSchema: { task_descriptor: z.string().min(1), limit: z.number().int().min(1).max(100).default(10), trust: narrowTrust },
+    },
+    ({ task_descriptor, limit, trust }) =>
+      answer(() => deps.retriever.retrieve({ task_descriptor, limit, memory_types: ['plan_graph'], trust: effectiveTrust(principal, trust) })),
+  );
+
+  server.registerTool(
+    'run_intent',
+    {
+      title: 'Run an intent',
+      description:
+        'Pick the best stored plan for a task and run it as a Temporal workflow. Errors with needs_more (and the ranked candidates) when no plan is a confident match; then call run_plan with one of them.',
+      inputSchema: intentShape,
+    },
+    (args) => answer(() => deps.intents.submit(principal, intentRequestSchema.parse(args))),
+  );
+
+  server.registerTool(
+    'run_plan',
+    {
+      title: 'Run a plan',
+      description: 'Run a stored plan graph by its record id, with inputs matching its inputs_schema.',
+      inputSchema: {
+        ...intentShape,
+        plan_id: z.uuid(),
+        task_descriptor: z.string().min(1).optional().describe('What the run is for (kept in the run memo)'),
+      },
+    },
+    (args) => answer(() => deps.intents.submit(principal, intentRequestSchema.parse({ ...args, task_descriptor: args.task_descriptor ?? `run plan ${args.plan_id}` }))),
+  );
+
+  server.registerTool(
+    'get_run',
+    {
+      title: 'Get a run',
+      description: "A run's state, per-node status while running and result (every node's output) when done.",
+      inputSchema: { workflow_id: z.string().min(1) },
+    },
+    ({ workflow_id }) => answer(() => deps.viewer.view(workflow_id, effectiveTrust(principal))),
+  );
+
+  server.registerTool(
+    'submit_episode',
+    {
+      title: 'Submit an episode',
+      description: 'Store what an agent did (timeline, tool graph, outcome); consolidation turns episodes into reusable plan graphs.',
+      inputSchema: newEpisodeSchema.shape,
+    },
+    (args) => answer(() => deps.episodes.create(args, { actor: principal.name })),
+  );
+
+  server.registerTool(
+    'reinforce_plan',
+    {
+      title: 'Reinforce a plan',
+      description: 'Tell plangraph a plan worked well: it becomes recent again and more salient, so retrieval ranks it higher.',
+      inputSchema: { plan_id: z.uuid(), reason: z.string().max(2000).optional() },
+    },
+    ({ plan_id, reason }) =>
+      answer(async () => {
+        const visible = await deps.plans.get(plan_id, effectiveTrust(principal));
+        if (visible.record.type !== 'plan_graph') throw new DomainError('not_a_plan', `record ${plan_id} is a ${visible.record.type}, not a plan graph`);
+        if (visible.redacted) throw new DomainError('forbidden', `plan ${plan_id} is above this caller's clearance`, { id: plan_id });
+        const input: ReinforceInput = { reason };
+        return deps.reinforcer.reinforce(plan_id, principal.name, input);
+      }),
+  );
+}

@@ -1,0 +1,59 @@
+/**
+ * Reinforcement (SPEC §3): a record proved useful, so it becomes recent again and more salient.
+ * Reinforcing is feedback, not a revision: it leaves the revision number alone.
+ */
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../db/client';
+import { DomainError } from '../errors';
+
+/** Salience added per reinforcement unless the caller names another gain. */
+export const DEFAULT_REINFORCE_GAIN = 0.1;
+
+export const reinforceInputSchema = z.object({
+  reason: z.string().max(2000).optional(),
+  gain: z.number().min(0).max(1).default(DEFAULT_REINFORCE_GAIN),
+});
+export type ReinforceInput = z.input<typeof reinforceInputSchema>;
+
+export interface ReinforceResult {
+  id: string;
+  salience: number;
+  last_reinforced_at: string;
+  revision: number;
+}
+
+/** Creates the reinforcer over a database. */
+export function createReinforcer(db: Db) {
+  return {
+    /**
+     * Sets last_reinforced_at and updated_at to now, adds the gain to salience (capped at 1,
+     * never lowering a salience already above it) and appends an audit `reinforce` entry.
+     */
+    async reinforce(id: string, actor: string, input: ReinforceInput = {}): Promise<ReinforceResult> {
+      const { reason, gain } = reinforceInputSchema.parse(input);
+      if (!z.uuid().safeParse(id).success) throw new DomainError('not_found', `no record ${id}`, { id });
+      return db.transaction(async (tx) => {
+        const updated = await tx.execute<{ id: string; type: string; salience: number; last_reinforced_at: Date; revision: number }>(sql`
+          UPDATE memory_records
+             SET salience = GREATEST(salience, LEAST(1, salience + ${gain})), last_reinforced_at = now(), updated_at = now()
+           WHERE id = ${id}::uuid AND type <> 'episodic'
+          RETURNING id, type, salience, last_reinforced_at, revision`);
+        const row = updated.rows[0];
+        if (!row) await refuse(tx, id);
+        await tx.execute(sql`INSERT INTO audit_log (record_id, action, actor, reason, revision, details)
+          VALUES (${id}::uuid, 'reinforce', ${actor}, ${reason ?? null}, ${row!.revision}, ${JSON.stringify({ gain, salience: row!.salience })}::jsonb)`);
+        return { id: row!.id, salience: Number(row!.salience), last_reinforced_at: new Date(row!.last_reinforced_at).toISOString(), revision: row!.revision };
+      });
+    },
+  };
+}
+
+export type Reinforcer = ReturnType<typeof createReinforcer>;
+
+/** Explains why nothing was updated: unknown record, or an episode (immutable once stored). */
+async function refuse(tx: Pick<Db, 'execute'>, id: string): Promise<never> {
+  const found = await tx.execute<{ type: string }>(sql`SELECT type FROM memory_records WHERE id = ${id}::uuid`);
+  if (found.rows[0]) throw new DomainError('not_a_plan', `record ${id} is an episode; episodes are immutable and cannot be reinforced`, { id, type: 'episodic' });
+  throw new DomainError('not_found', `no record ${id}`, { id });
+}

@@ -1,0 +1,96 @@
+/**
+ * Running a plan from the CLI or a TS agent: a plan given as a payload (stored first as a new
+ * plan record) or by its record id, started with its inputs through startPlanRun.
+ */
+import type { WorkflowHandle } from '@temporalio/client';
+import { inputProblems } from '../../activities/run-activities';
+import type { planExecutorWorkflow } from '../../workflows/plan-executor';
+import { parsePlanGraph } from '../domain/graph';
+import type { MemoryRecord, PlanGraphPayload, TrustContext } from '../domain/records';
+import { DomainError } from '../errors';
+import type { Services } from '../services';
+import { startPlanRun } from './start-run';
+
+export type RunPlanDeps = Pick<Services, 'config' | 'registry' | 'temporal' | 'records' | 'revisions'>;
+
+export interface RunPlanRequest {
+  /** A plan graph payload to store and run (as read from a file), or the id of a stored plan. */
+  plan: { payload: unknown } | { id: string };
+  inputs?: Record<string, unknown>;
+  trust?: TrustContext;
+  taskDescriptor?: string;
+  /** Audit actor when the payload is stored. */
+  actor?: string;
+}
+
+export interface RunPlanStarted {
+  record: MemoryRecord;
+  /** True when the payload was stored as a new plan record by this call. */
+  stored: boolean;
+  handle: WorkflowHandle<typeof planExecutorWorkflow>;
+}
+
+/** JSON with object keys sorted, so two equal payloads compare equal as text. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+const withoutMetrics = ({ metrics: _metrics, ...rest }: PlanGraphPayload) => rest;
+
+/**
+ * Stores a plan payload, or finds the identical plan a previous call stored: an active plan of
+ * the same structure is unique, so running one file twice reuses its record, while a different
+ * plan of that structure is a conflict to resolve by superseding it.
+ */
+async function storePayload(deps: RunPlanDeps, payload: PlanGraphPayload, actor: string): Promise<{ record: MemoryRecord; stored: boolean }> {
+  try {
+    return { record: (await deps.revisions.create({ payload }, { actor })).record, stored: true };
+  } catch (err) {
+    const twinId = err instanceof DomainError && err.code === 'conflict' ? err.details.existing_plan_id : undefined;
+    const twin = typeof twinId === 'string' ? await deps.records.get(twinId) : undefined;
+    if (twin?.payload.kind === 'plan_graph' && canonicalJson(withoutMetrics(twin.payload)) === canonicalJson(withoutMetrics(payload))) {
+      return { record: twin, stored: false };
+    }
+    throw err;
+  }
+}
+
+/**
+ * Starts a run of a plan. Everything is checked before anything is stored or started: the
+ * payload (every validation issue, unknown ops against this process's op registry) and the
+ * inputs against the plan's inputs_schema.
+ */
+export async function runPlan(deps: RunPlanDeps, request: RunPlanRequest): Promise<RunPlanStarted> {
+  const knownOps = new Set(deps.registry.keys());
+  const inputs = request.inputs ?? {};
+  let record: MemoryRecord;
+  let stored = false;
+  if ('id' in request.plan) {
+    const found = await deps.records.get(request.plan.id);
+    if (!found) throw new DomainError('not_found', `no plan ${request.plan.id}`, { id: request.plan.id });
+    record = found;
+  } else {
+    const parsed = parsePlanGraph(request.plan.payload, { knownOps });
+    if (!parsed.ok) {
+      throw new DomainError('invalid_plan', `invalid plan graph: ${parsed.issues.map((i) => i.message).join('; ')}`, { issues: parsed.issues });
+    }
+    const problems = inputProblems(parsed.plan.inputs_schema, inputs);
+    if (problems.length > 0) throw new DomainError('invalid_inputs', `run inputs do not match the plan's inputs_schema`, { problems });
+    ({ record, stored } = await storePayload(deps, parsed.plan, request.actor ?? 'plangraph-run'));
+  }
+  const handle = await startPlanRun({
+    client: deps.temporal.client,
+    taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
+    record,
+    inputs,
+    trust: request.trust,
+    taskDescriptor: request.taskDescriptor,
+    knownOps,
+  });
+  return { record, stored, handle };
+}

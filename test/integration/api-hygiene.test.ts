@@ -1,0 +1,104 @@
+/**
+ * Input hygiene over real HTTP: every class of bad input is a 4xx in the one error shape and
+ * stores nothing; unknown routes are 404; /docs is the OpenAPI document of the zod schemas.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiTestContext, errorOf, type ApiTestContext } from './api-harness';
+
+let ctx: ApiTestContext;
+beforeAll(async () => {
+  ctx = await createApiTestContext({ API_BODY_LIMIT_BYTES: '4096' });
+});
+afterAll(() => ctx?.close());
+
+const validEpisode = {
+  payload: {
+    kind: 'episodic',
+    outcome: 'success',
+    timeline: [{ t: '2024-01-01T00:00:00Z', event_kind: 'hygiene' }],
+    tool_graph: [{ id: 'a', tool: 'noop' }],
+  },
+};
+
+/** Table sizes, to prove a refused request stored nothing. */
+const footprint = async () => ({
+  records: await ctx.count('memory_records'),
+  runs: await ctx.count('plan_runs'),
+  audit: await ctx.count('audit_log'),
+});
+
+describe('bad input is refused with a 4xx and changes nothing', () => {
+  const raw = (url: string, payload: string, contentType = 'application/json') =>
+    ctx.app.inject({ method: 'POST', url, payload, headers: { 'content-type': contentType } });
+
+  const cases: Array<[string, () => Promise<{ statusCode: number; json(): unknown }>, number, string, string?]> = [
+    ['malformed JSON (intent)', () => raw('/v1/intents', '{"task_descriptor": "x", '), 400, 'bad_request'],
+    ['malformed JSON (episode)', () => raw('/v1/episodes', '{"payload": {'), 400, 'bad_request'],
+    ['not JSON at all', () => raw('/v1/intents', 'task=x', 'text/plain'), 400, 'bad_request'],
+    ['wrong type', () => ctx.call('POST', '/v1/intents', { task_descriptor: 42, inputs: {} }), 400, 'bad_request', 'body.task_descriptor'],
+    ['wrong nested type', () => ctx.call('POST', '/v1/intents', { task_descriptor: 'x', inputs: [] }), 400, 'bad_request', 'body.inputs'],
+    ['out of range', () => ctx.call('POST', '/v1/intents', { task_descriptor: 'x', wait_timeout_ms: 10_000_000 }), 400, 'bad_request', 'body.wait_timeout_ms'],
+    ['unknown field', () => ctx.call('POST', '/v1/intents', { task_descriptor: 'x', input: {} }), 400, 'bad_request'],
+    ['missing field (intent)', () => ctx.call('POST', '/v1/intents', { inputs: {} }), 400, 'bad_request', 'body.task_descriptor'],
+    ['missing field (episode)', () => ctx.call('POST', '/v1/episodes', { payload: { kind: 'episodic' } }), 400, 'bad_request', 'body.payload.outcome'],
+    ['invalid enum (episode)', () => ctx.call('POST', '/v1/episodes', { ...validEpisode, sensitivity: 'secret' }), 400, 'bad_request', 'body.sensitivity'],
+    ['bad plan id', () => ctx.call('POST', '/v1/intents', { task_descriptor: 'x', plan_id: 'not-a-uuid' }), 400, 'bad_request', 'body.plan_id'],
+    [
+      'oversize body',
+      () => ctx.call('POST', '/v1/episodes', { ...validEpisode, tags: Array.from({ length: 1000 }, (_, i) => `tag-${i}`) }),
+      413,
+      'payload_too_large',
+    ],
+    ['unknown route', () => ctx.call('GET', '/v1/nothing-here'), 404, 'not_found'],
+    ['unknown method on a route', () => ctx.call('POST', '/v1/stats', {}), 404, 'not_found'],
+    ['unknown API key', () => ctx.call('POST', '/v1/episodes', validEpisode, 'pg_wrong'), 401, 'unauthenticated'],
+  ];
+
+  it.each(cases)('%s', async (_name, send, status, code, field) => {
+    const before = await footprint();
+    const response = await send();
+    expect(response.statusCode).toBe(status);
+    const error = errorOf(response as never);
+    expect(error.code).toBe(code);
+    if (field) {
+      const fields = (error.details.fields as Array<{ field: string }>).map((f) => f.field);
+      expect(fields).toContain(field);
+      expect(error.message).toContain(field);
+    }
+    expect(await footprint()).toEqual(before);
+  });
+
+  it('the same episode, well-formed, is stored (the cases above fail for their defect alone)', async () => {
+    const before = await footprint();
+    const response = await ctx.call('POST', '/v1/episodes', validEpisode);
+    expect(response.statusCode).toBe(201);
+    expect((await footprint()).records).toBe(before.records + 1);
+  });
+});
+
+describe('GET /docs', () => {
+  it('is an OpenAPI 3.1 document generated from the routes’ zod schemas', async () => {
+    const response = await ctx.call('GET', '/docs');
+    expect(response.statusCode).toBe(200);
+    const doc = response.json() as {
+      openapi: string;
+      paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown>; required?: string[] } }> }; responses: Record<string, { content?: Record<string, { schema: { properties: Record<string, unknown> } }> }>; parameters: Array<{ name: string; in: string }> }>>;
+    };
+    expect(doc.openapi).toBe('3.1.0');
+    const intent = doc.paths['/v1/intents']!.post!;
+    const body = intent.requestBody!.content['application/json']!.schema;
+    expect(Object.keys(body.properties)).toEqual(expect.arrayContaining(['task_descriptor', 'inputs', 'trust', 'plan_id', 'idempotency_key', 'wait']));
+    expect(body.required).toContain('task_descriptor');
+    expect(Object.keys(intent.responses['202']!.content!['application/json']!.schema.properties)).toEqual(
+      expect.arrayContaining(['workflow_id', 'run_id', 'plan_id', 'selection', 'ui_url']),
+    );
+    const run = doc.paths['/v1/runs/{workflow_id}']!.get!;
+    expect(run.parameters).toEqual([expect.objectContaining({ name: 'workflow_id', in: 'path' })]);
+    expect(Object.keys(run.responses['200']!.content!['application/json']!.schema.properties)).toEqual(
+      expect.arrayContaining(['state', 'status', 'result', 'record']),
+    );
+    expect(doc.paths['/v1/runs/{workflow_id}/cancel']?.post).toBeDefined();
+    expect(doc.paths['/v1/stats']?.get).toBeDefined();
+    expect(doc.paths['/metrics']?.get).toBeDefined();
+  });
+});

@@ -1,0 +1,125 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { promisify } from 'node:util';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApi } from '../../src/api/server';
+import { ingestEpisodes } from '../../src/consolidation/ingest-episodes';
+import { hashEmbedder } from '../../src/embeddings/embedder';
+import { createServices, type Services } from '../../src/services';
+import { createEpisodeStore } from '../../src/store/episodes';
+import { createTestContext, uid, type TestContext } from './harness';
+
+let ctx: TestContext;
+let services: Services;
+let api: FastifyInstance;
+beforeAll(async () => {
+  ctx = await createTestContext();
+  services = await createServices(ctx.config);
+  api = await buildApi(services);
+});
+afterAll(async () => {
+  await api?.close();
+  await services?.close();
+  await ctx?.close();
+});
+
+const episodeLine = (tag: string, tools = 2) =>
+  JSON.stringify({
+    tags: [tag],
+    payload: {
+      kind: 'episodic',
+      timeline: [{ t: '2025-01-01T00:00:00Z', event_kind: 'ingest_test' }],
+      tool_graph: Array.from({ length: tools }, (_, i) => ({ id: `n${i}`, tool: `${tag}_tool`, depends_on: i ? [`n${i - 1}`] : [] })),
+      outcome: 'success',
+    },
+  });
+
+async function storedWithTag(tag: string): Promise<number> {
+  const result = await ctx.db.execute(sql`SELECT 1 FROM memory_records WHERE type = 'episodic' AND ${tag} = ANY(tags)`);
+  return result.rows.length;
+}
+
+describe('POST /v1/episodes', () => {
+  it('stores one episode and answers 201 with the record', async () => {
+    const tag = uid('api');
+    const response = await api.inject({ method: 'POST', url: '/v1/episodes', payload: JSON.parse(episodeLine(tag, 3)) });
+    expect(response.statusCode).toBe(201);
+    const record = response.json();
+    expect(record).toMatchObject({ type: 'episodic', tags: [tag], sensitivity: 'low', payload: { kind: 'episodic', outcome: 'success' } });
+    expect(record.payload.tool_graph).toHaveLength(3);
+    expect(await storedWithTag(tag)).toBe(1);
+    const audit = await ctx.db.execute<{ action: string }>(sql`SELECT action FROM audit_log WHERE record_id = ${record.id}`);
+    expect(audit.rows.map((r) => r.action)).toEqual(['create']);
+  });
+
+  it('answers 400 naming every bad field, and stores nothing', async () => {
+    const tag = uid('bad');
+    const body = JSON.parse(episodeLine(tag, 2));
+    body.sensitivity = 'top-secret';
+    body.payload.outcome = 'maybe';
+    const response = await api.inject({ method: 'POST', url: '/v1/episodes', payload: body });
+    expect(response.statusCode).toBe(400);
+    const fields = response.json().error.details.fields.map((f: { field: string }) => f.field);
+    expect(fields).toEqual(expect.arrayContaining(['body.sensitivity', 'body.payload.outcome']));
+
+    const dangling = JSON.parse(episodeLine(tag, 2));
+    dangling.payload.tool_graph[1].depends_on = ['ghost'];
+    const second = await api.inject({ method: 'POST', url: '/v1/episodes', payload: dangling });
+    expect(second.statusCode).toBe(400);
+    expect(second.json().error.details.fields).toEqual([{ field: 'body.payload.tool_graph[1].depends_on[0]', message: 'no tool node "ghost" in tool_graph' }]);
+    expect(await storedWithTag(tag)).toBe(0);
+  });
+});
+
+describe('bulk ingestion', () => {
+  it('stores the valid lines and reports each rejected line with its number and reason', async () => {
+    const good = uid('good');
+    const bad = uid('bad');
+    const lines = [
+      episodeLine(good),
+      '{"payload": {"kind": "episodic", ',
+      JSON.stringify({ tags: [bad], payload: { kind: 'episodic', outcome: 'done' } }),
+      '',
+      episodeLine(good, 3),
+      JSON.stringify({ tags: [bad], payload: { kind: 'episodic', outcome: 'success', tool_graph: [{ id: 'a' }] } }),
+      episodeLine(good),
+    ];
+    const progress: number[] = [];
+    const report = await ingestEpisodes(Readable.from(lines.join('\n')), createEpisodeStore(ctx.db, hashEmbedder), {
+      batchSize: 2,
+      onProgress: (p) => progress.push(p.stored),
+    });
+    expect(report).toMatchObject({ lines: 7, stored: 3, rejected: 3 });
+    expect(report.rejected_lines.map((r) => r.line)).toEqual([2, 3, 6]);
+    expect(report.rejected_lines[0]!.reason).toMatch(/^malformed JSON/);
+    expect(report.rejected_lines[1]!.problems.map((p) => p.field)).toEqual(['payload.outcome']);
+    expect(report.rejected_lines[2]!.problems.map((p) => p.field)).toEqual(['payload.tool_graph[0].tool']);
+    expect(progress.at(-1)).toBe(3);
+    expect(await storedWithTag(good)).toBe(3);
+    expect(await storedWithTag(bad)).toBe(0);
+  });
+
+  it('runs as `plangraph episodes ingest FILE.jsonl`, exiting 1 with the rejected lines on stderr', async () => {
+    const good = uid('cli');
+    const file = join(mkdtempSync(join(tmpdir(), 'ingest-')), 'episodes.jsonl');
+    writeFileSync(file, [episodeLine(good), 'not json', episodeLine(good, 4)].join('\n') + '\n');
+    const root = resolve(import.meta.dirname, '../..');
+    const run = promisify(execFile)(process.execPath, ['--import', 'tsx', join(root, 'src/cli/main.ts'), 'episodes', 'ingest', file], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: ctx.config.DATABASE_URL },
+    });
+    const failure = await run.then(
+      () => undefined,
+      (err: { code: number; stdout: string; stderr: string }) => err,
+    );
+    expect(failure?.code).toBe(1);
+    expect(failure?.stderr).toMatch(/line 2: malformed JSON/);
+    expect(failure?.stdout).toMatch(/stored 2 episodes, rejected 1 lines/);
+    expect(await storedWithTag(good)).toBe(2);
+  });
+});

@@ -1,0 +1,313 @@
+/**
+ * POST /v1/intents and the run routes over real HTTP (app.inject), a real worker, Temporal and
+ * Postgres: selection, idempotency, needs_more, trust, waiting and cancelling.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { planGraphPayloadSchema, type PlanGraphPayloadInput, type Sensitivity } from '../../src/domain/records';
+import type { IntentResponse, RunView } from '../../src/intents/schemas';
+import { createApiTestContext, errorOf, type ApiTestContext } from './api-harness';
+import { uid } from './harness';
+
+let ctx: ApiTestContext;
+beforeAll(async () => {
+  ctx = await createApiTestContext();
+});
+afterAll(() => ctx?.close());
+
+type Spec = Partial<Omit<PlanGraphPayloadInput, 'kind'>> & { scope: string; sensitivity?: Sensitivity };
+
+/** Stores a plan (embedded by its intent) in a scope of the test's own. */
+async function storePlan(spec: Spec) {
+  const { scope, sensitivity = 'low', ...payload } = spec;
+  return ctx.services.records.create({
+    type: 'plan_graph',
+    sensitivity,
+    confidence: 0.8,
+    scope,
+    payload: planGraphPayloadSchema.parse({
+      kind: 'plan_graph',
+      plan_id: uid('plan'),
+      intent: payload.intent ?? `intent ${scope}`,
+      nodes: payload.nodes ?? [
+        { id: 'a', op: 'echo', params: { value: '{{inputs.word}}' } },
+        { id: 'b', op: 'echo', params: { upstream: '{{nodes.a.output}}' } },
+      ],
+      edges: payload.edges ?? [{ from: 'a', to: 'b', kind: 'data' }],
+      constraints: payload.constraints ?? {},
+      inputs_schema: payload.inputs_schema ?? {},
+    }),
+  });
+}
+
+/** Polls GET /v1/runs/:id until the run leaves `running` (bounded by a deadline). */
+async function settled(workflowId: string, apiKey?: string): Promise<RunView> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const response = await ctx.call('GET', `/v1/runs/${workflowId}`, undefined, apiKey);
+    expect(response.statusCode).toBe(200);
+    const view = response.json() as RunView;
+    if (view.state !== 'running') return view;
+    if (Date.now() > deadline) throw new Error(`run ${workflowId} still running`);
+    await ctx.services.temporal.client.workflow.getHandle(workflowId).result().catch(() => undefined);
+  }
+}
+
+const planRunsOf = async (planId: string) =>
+  (await ctx.services.db.$client.query<{ workflow_id: string; status: string }>('SELECT workflow_id, status FROM plan_runs WHERE plan_id = $1', [planId])).rows;
+
+describe('POST /v1/intents', () => {
+  it('runs the confident pick: 202 with ids and a UI link, then the run, its result and the plan metrics', async () => {
+    const scope = uid('s');
+    const plan = await storePlan({ scope, intent: `greet the user ${scope}` });
+    const key = await ctx.key(uid('agent'), 'low');
+    const result = await ctx.withWorker(async () => {
+      const response = await ctx.call('POST', '/v1/intents', { task_descriptor: `greet the user ${scope}`, inputs: { word: 'hi' }, trust: { scopes: [scope] } }, key);
+      expect(response.statusCode).toBe(202);
+      const body = response.json() as IntentResponse;
+      expect(body).toMatchObject({ plan_id: plan.id, selected_by: 'retrieval', existing: false, selection: { needs_more: false, threshold: 0.7 } });
+      expect(body.selection!.confidence).toBeGreaterThanOrEqual(0.7);
+      expect(body.ui_url).toBe(`http://127.0.0.1:8233/namespaces/default/workflows/${body.workflow_id}/${body.run_id}`);
+      return { body, view: await settled(body.workflow_id, key) };
+    });
+    expect(result.view).toMatchObject({ workflow_id: result.body.workflow_id, run_id: result.body.run_id, plan_id: plan.id, state: 'succeeded' });
+    expect(result.view.result?.nodes.map((n) => [n.id, n.state])).toEqual([
+      ['a', 'succeeded'],
+      ['b', 'succeeded'],
+    ]);
+    expect(result.view.record).toMatchObject({ workflow_id: result.body.workflow_id, status: 'succeeded', plan_id: plan.id });
+    const stored = await ctx.services.records.get(plan.id);
+    expect(stored?.payload.kind === 'plan_graph' && stored.payload.metrics.execution_count).toBe(1);
+  });
+
+  it('with wait: answers once the run is done and includes every node’s output', async () => {
+    const scope = uid('s');
+    await storePlan({ scope, intent: `shout ${scope}`, inputs_schema: { type: 'object', required: ['word'] } });
+    const response = await ctx.withWorker(() =>
+      ctx.call('POST', '/v1/intents', { task_descriptor: `shout ${scope}`, inputs: { word: 'hey' }, trust: { scopes: [scope] }, wait: true }),
+    );
+    // Anonymous callers see public records only: the low plan is invisible to them.
+    expect(response.statusCode).toBe(422);
+    expect(errorOf(response).code).toBe('needs_more');
+
+    const key = await ctx.key(uid('agent'), 'low');
+    const waited = await ctx.withWorker(() =>
+      ctx.call('POST', '/v1/intents', { task_descriptor: `shout ${scope}`, inputs: { word: 'hey' }, trust: { scopes: [scope] }, wait: true }, key),
+    );
+    expect(waited.statusCode).toBe(202);
+    const body = waited.json() as IntentResponse;
+    expect(body.run?.state).toBe('succeeded');
+    expect(body.run?.result?.nodes.find((n) => n.id === 'a')?.output).toEqual({ value: 'hey' });
+  });
+
+  it('refuses inputs that do not match the plan’s inputs_schema before starting anything (422)', async () => {
+    const scope = uid('s');
+    const plan = await storePlan({ scope, intent: `needs a word ${scope}`, inputs_schema: { type: 'object', required: ['word'] } });
+    const key = await ctx.key(uid('agent'), 'low');
+    const response = await ctx.call('POST', '/v1/intents', { task_descriptor: `needs a word ${scope}`, inputs: {}, trust: { scopes: [scope] } }, key);
+    expect(response.statusCode).toBe(422);
+    expect(errorOf(response).code).toBe('invalid_inputs');
+    expect(await planRunsOf(plan.id)).toEqual([]);
+  });
+});
+
+describe('idempotency', () => {
+  it('a repeated key returns the same run and never starts a second, even after the first finished', async () => {
+    const scope = uid('s');
+    const plan = await storePlan({ scope, intent: `idempotent ${scope}` });
+    const key = await ctx.key(uid('agent'), 'low');
+    const request = { task_descriptor: `idempotent ${scope}`, inputs: { word: 'x' }, trust: { scopes: [scope] }, idempotency_key: uid('k') };
+    const { concurrent, later } = await ctx.withWorker(async () => {
+      // Three at once race to start: one wins, the others get its run.
+      const concurrent = await Promise.all([1, 2, 3].map(() => ctx.call('POST', '/v1/intents', request, key)));
+      await settled((concurrent[0]!.json() as IntentResponse).workflow_id, key);
+      const later = await ctx.call('POST', '/v1/intents', request, key);
+      return { concurrent, later };
+    });
+    const bodies = [...concurrent, later].map((r) => {
+      expect(r.statusCode).toBe(202);
+      return r.json() as IntentResponse;
+    });
+    expect(new Set(bodies.map((b) => `${b.workflow_id}/${b.run_id}`)).size).toBe(1);
+    expect(bodies.filter((b) => !b.existing)).toHaveLength(1);
+    expect(bodies[3]).toMatchObject({ existing: true, plan_id: plan.id, selected_by: 'retrieval' });
+    expect(bodies[3]!.selection?.needs_more).toBe(false);
+    expect(await planRunsOf(plan.id)).toHaveLength(1);
+    const stored = await ctx.services.records.get(plan.id);
+    expect(stored?.payload.kind === 'plan_graph' && stored.payload.metrics.execution_count).toBe(1);
+
+    // The same key from another principal is a different submission.
+    const other = await ctx.key(uid('other'), 'low');
+    const theirs = await ctx.call('POST', '/v1/intents', { ...request, task_descriptor: request.task_descriptor }, other);
+    expect(theirs.statusCode).toBe(202);
+    expect((theirs.json() as IntentResponse).workflow_id).not.toBe(bodies[0]!.workflow_id);
+    await ctx.withWorker(() => settled((theirs.json() as IntentResponse).workflow_id, other));
+
+    // Reusing a key for a different task is a conflict, not a silent return of the old run.
+    const reused = await ctx.call('POST', '/v1/intents', { ...request, task_descriptor: 'something else' }, key);
+    expect(reused.statusCode).toBe(409);
+    expect(errorOf(reused).code).toBe('conflict');
+  });
+});
+
+describe('needs_more', () => {
+  it('two near-equal plans: 422 with both ranked candidates and nothing started; naming one runs it', async () => {
+    const scope = uid('s');
+    const intent = `summarise the report ${scope}`;
+    const first = await storePlan({ scope, intent, nodes: [{ id: 'a', op: 'echo' }], edges: [] });
+    const second = await storePlan({ scope, intent, nodes: [{ id: 'a', op: 'noop' }], edges: [] });
+    const key = await ctx.key(uid('agent'), 'low');
+    const response = await ctx.call('POST', '/v1/intents', { task_descriptor: intent, inputs: {}, trust: { scopes: [scope] } }, key);
+    expect(response.statusCode).toBe(422);
+    const error = errorOf(response);
+    expect(error.code).toBe('needs_more');
+    const details = error.details as { selection: { confidence: number; needs_more: boolean }; candidates: Array<{ record: { id: string }; score: number }> };
+    expect(details.selection.needs_more).toBe(true);
+    expect(details.selection.confidence).toBeLessThan(0.7);
+    expect(details.candidates.map((c) => c.record.id).sort()).toEqual([first.id, second.id].sort());
+    expect(details.candidates[0]!.score).toBeGreaterThanOrEqual(details.candidates[1]!.score);
+    expect(await planRunsOf(first.id)).toEqual([]);
+    expect(await planRunsOf(second.id)).toEqual([]);
+
+    const named = await ctx.withWorker(() =>
+      ctx.call('POST', '/v1/intents', { task_descriptor: intent, inputs: {}, trust: { scopes: [scope] }, plan_id: second.id, wait: true }, key),
+    );
+    expect(named.statusCode).toBe(202);
+    expect(named.json()).toMatchObject({ plan_id: second.id, selected_by: 'plan_id', selection: null, run: { state: 'succeeded' } });
+  });
+});
+
+describe('trust', () => {
+  it('a caller can narrow its trust but never widen it (403, nothing started)', async () => {
+    const scope = uid('s');
+    const plan = await storePlan({ scope, intent: `trusted ${scope}` });
+    const key = await ctx.key(uid('agent'), 'low', [scope]);
+    const before = await ctx.count('plan_runs');
+    const cases = [
+      { key, trust: { max_sensitivity: 'high' } },
+      { key, trust: { scopes: [scope, 'elsewhere'] } },
+      { key: undefined, trust: { authenticated: true } },
+      { key: undefined, trust: { max_sensitivity: 'low' } },
+    ];
+    for (const c of cases) {
+      const response = await ctx.call('POST', '/v1/intents', { task_descriptor: `trusted ${scope}`, inputs: {}, trust: c.trust, plan_id: plan.id }, c.key);
+      expect(response.statusCode, JSON.stringify(c.trust)).toBe(403);
+      expect(errorOf(response).code).toBe('forbidden');
+    }
+    expect(await ctx.count('plan_runs')).toBe(before);
+  });
+
+  it('plans requiring authentication or a higher clearance are refused with 403; allowed callers run them', async () => {
+    const scope = uid('s');
+    const authOnly = await storePlan({ scope, sensitivity: 'public', intent: `members only ${scope}`, constraints: { requires_authenticated: true } });
+    const cleared = await storePlan({ scope, sensitivity: 'low', intent: `handles secrets ${scope}`, constraints: { max_sensitivity: 'high' } });
+    const low = await ctx.key(uid('agent'), 'low');
+    const high = await ctx.key(uid('admin'), 'high');
+    const submit = (planId: string, apiKey?: string) =>
+      ctx.call('POST', '/v1/intents', { task_descriptor: 'run it', inputs: { word: 'w' }, plan_id: planId, wait: true }, apiKey);
+
+    const anonymous = await submit(authOnly.id);
+    expect(anonymous.statusCode).toBe(403);
+    expect(errorOf(anonymous).details).toMatchObject({ constraint: 'requires_authenticated' });
+    const notCleared = await submit(cleared.id, low);
+    expect(notCleared.statusCode).toBe(403);
+    expect(errorOf(notCleared).details).toMatchObject({ constraint: 'max_sensitivity' });
+    expect(await planRunsOf(authOnly.id)).toEqual([]);
+    expect(await planRunsOf(cleared.id)).toEqual([]);
+
+    const [ok1, ok2] = await ctx.withWorker(() => Promise.all([submit(authOnly.id, low), submit(cleared.id, high)]));
+    expect(ok1!.statusCode).toBe(202);
+    expect(ok2!.statusCode).toBe(202);
+    // The anonymous caller cannot look at the authenticated-only plan's run either.
+    const hidden = await ctx.call('GET', `/v1/runs/${(ok1!.json() as IntentResponse).workflow_id}`);
+    expect(hidden.statusCode).toBe(404);
+  });
+
+  it('a named plan the caller cannot see is 404; one level above its clearance is 403', async () => {
+    const scope = uid('s');
+    const medium = await storePlan({ scope, sensitivity: 'medium', intent: `medium ${scope}` });
+    const hyper = await storePlan({ scope, sensitivity: 'hyper', intent: `hyper ${scope}` });
+    const key = await ctx.key(uid('agent'), 'low');
+    const submit = (planId: string) => ctx.call('POST', '/v1/intents', { task_descriptor: 'x', inputs: {}, plan_id: planId }, key);
+    expect((await submit(medium.id)).statusCode).toBe(403);
+    expect((await submit(hyper.id)).statusCode).toBe(404);
+    expect((await submit('00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+  });
+
+  it('an unknown API key is 401', async () => {
+    const response = await ctx.call('POST', '/v1/intents', { task_descriptor: 'x', inputs: {} }, 'pg_not-a-key');
+    expect(response.statusCode).toBe(401);
+    expect(errorOf(response).code).toBe('unauthenticated');
+  });
+});
+
+describe('runs: live status, bounded wait and cancellation', () => {
+  it('a wait that runs out answers with the live per-node status; cancel stops the run; a second cancel is 409', async () => {
+    const scope = uid('s');
+    const plan = await storePlan({
+      scope,
+      intent: `slow job ${scope}`,
+      nodes: [
+        { id: 'first', op: 'noop' },
+        { id: 'slow', op: 'sleep', params: { ms: 60_000 }, policy: { heartbeat_timeout: '2s' } },
+      ],
+      edges: [{ from: 'first', to: 'slow', kind: 'control' }],
+    });
+    const key = await ctx.key(uid('agent'), 'low');
+    const view = await ctx.withWorker(async () => {
+      const response = await ctx.call(
+        'POST',
+        '/v1/intents',
+        { task_descriptor: `slow job ${scope}`, inputs: {}, plan_id: plan.id, wait: true, wait_timeout_ms: 1_500 },
+        key,
+      );
+      expect(response.statusCode).toBe(202);
+      const body = response.json() as IntentResponse;
+      expect(body.run?.state).toBe('running');
+      expect(body.run?.result).toBeUndefined();
+      expect(body.run?.status?.nodes.map((n) => n.id)).toEqual(['first', 'slow']);
+
+      const cancel = await ctx.call('POST', `/v1/runs/${body.workflow_id}/cancel`, {}, key);
+      expect(cancel.statusCode).toBe(202);
+      expect(cancel.json()).toMatchObject({ workflow_id: body.workflow_id, run_id: body.run_id, cancel_requested: true });
+      return settled(body.workflow_id, key);
+    });
+    expect(view.state).toBe('cancelled');
+    expect(view.record?.status).toBe('cancelled');
+    expect(view.result?.nodes.map((n) => [n.id, n.state])).toEqual([
+      ['first', 'succeeded'],
+      ['slow', 'cancelled'],
+    ]);
+    const again = await ctx.call('POST', `/v1/runs/${view.workflow_id}/cancel`, {}, key);
+    expect(again.statusCode).toBe(409);
+    expect(errorOf(again).details).toMatchObject({ state: 'cancelled' });
+  });
+
+  it('a failed run shows its failure and every node’s state', async () => {
+    const scope = uid('s');
+    const plan = await storePlan({
+      scope,
+      intent: `doomed ${scope}`,
+      nodes: [
+        { id: 'boom', op: 'fail', params: { message: 'kaput' } },
+        { id: 'after', op: 'noop' },
+      ],
+      edges: [{ from: 'boom', to: 'after', kind: 'control' }],
+    });
+    const key = await ctx.key(uid('agent'), 'low');
+    const response = await ctx.withWorker(() =>
+      ctx.call('POST', '/v1/intents', { task_descriptor: 'x', inputs: {}, plan_id: plan.id, wait: true }, key),
+    );
+    const run = (response.json() as IntentResponse).run!;
+    expect(run.state).toBe('failed');
+    expect(run.error?.message).toContain('boom');
+    expect(run.result?.nodes.map((n) => [n.id, n.state])).toEqual([
+      ['boom', 'failed'],
+      ['after', 'cancelled'],
+    ]);
+  });
+
+  it('unknown runs and runs that are not plan runs are 404', async () => {
+    expect((await ctx.call('GET', `/v1/runs/${uid('nope')}`)).statusCode).toBe(404);
+    expect((await ctx.call('POST', `/v1/runs/${uid('nope')}/cancel`, {})).statusCode).toBe(404);
+  });
+});

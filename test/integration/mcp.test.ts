@@ -1,0 +1,147 @@
+/**
+ * The MCP server as an agent framework sees it: spawned over stdio (`plangraph mcp`) and driven
+ * by the MCP SDK's own client, against the real worker, Temporal and Postgres.
+ */
+import { resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { planGraphPayloadSchema, type Sensitivity } from '../../src/domain/records';
+import type { IntentResponse, RunView } from '../../src/intents/schemas';
+import { createApiTestContext, type ApiTestContext } from './api-harness';
+import { TEST_OPS_MODULE, uid } from './harness';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+let ctx: ApiTestContext;
+let mcp: Client;
+beforeAll(async () => {
+  ctx = await createApiTestContext();
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', 'src/cli/main.ts', 'mcp'],
+    cwd: ROOT,
+    env: {
+      ...(process.env as Record<string, string>),
+      DATABASE_URL: ctx.config.DATABASE_URL,
+      TEMPORAL_ADDRESS: ctx.config.TEMPORAL_ADDRESS,
+      TEMPORAL_TASK_QUEUE: ctx.taskQueue,
+      OPS_MODULES: TEST_OPS_MODULE,
+      MCP_API_KEY: await ctx.key(uid('mcp-agent'), 'low'),
+    },
+    stderr: 'pipe',
+  });
+  mcp = new Client({ name: 'plangraph-test', version: '0.0.0' });
+  await mcp.connect(transport);
+});
+afterAll(async () => {
+  await mcp?.close();
+  await ctx?.close();
+});
+
+async function storePlan(scope: string, intent: string, sensitivity: Sensitivity = 'low') {
+  return ctx.services.records.create({
+    type: 'plan_graph',
+    sensitivity,
+    confidence: 0.8,
+    scope,
+    payload: planGraphPayloadSchema.parse({
+      kind: 'plan_graph',
+      plan_id: uid('plan'),
+      intent,
+      nodes: [
+        { id: 'say', op: 'echo', params: { text: '{{inputs.text}}' } },
+        { id: 'done', op: 'noop' },
+      ],
+      edges: [{ from: 'say', to: 'done', kind: 'data' }],
+    }),
+  });
+}
+
+/** Calls a tool; returns its parsed JSON text and whether it was an error. */
+async function call<T>(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; body: T }> {
+  const result = (await mcp.callTool({ name, arguments: args })) as CallToolResult;
+  const text = result.content.find((c) => c.type === 'text');
+  return { isError: result.isError === true, body: JSON.parse(text && 'text' in text ? text.text : 'null') as T };
+}
+
+describe('plangraph over MCP (stdio)', () => {
+  it('lists its tools with input schemas', async () => {
+    const { tools } = await mcp.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(['find_plans', 'get_run', 'reinforce_plan', 'run_intent', 'run_plan', 'submit_episode']);
+    const runIntent = tools.find((t) => t.name === 'run_intent')!;
+    expect(runIntent.inputSchema.required).toContain('task_descriptor');
+    expect(Object.keys(runIntent.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['inputs', 'idempotency_key', 'wait']));
+  });
+
+  it('finds a plan, runs the intent, follows the run and reinforces the plan', async () => {
+    const scope = uid('mcp');
+    const intent = `translate a greeting ${scope}`;
+    const plan = await storePlan(scope, intent);
+
+    const found = await call<{ candidates: Array<{ record: { id: string } }>; selection: { needs_more: boolean } }>('find_plans', {
+      task_descriptor: intent,
+      trust: { scopes: [scope] },
+    });
+    expect(found.isError).toBe(false);
+    expect(found.body.candidates.map((c) => c.record.id)).toEqual([plan.id]);
+    expect(found.body.selection.needs_more).toBe(false);
+
+    const started = await ctx.withWorker(() =>
+      call<IntentResponse>('run_intent', { task_descriptor: intent, inputs: { text: 'hola' }, trust: { scopes: [scope] }, wait: true }),
+    );
+    expect(started.isError).toBe(false);
+    expect(started.body).toMatchObject({ plan_id: plan.id, selected_by: 'retrieval', run: { state: 'succeeded' } });
+    expect(started.body.run?.result?.nodes.find((n) => n.id === 'say')?.output).toEqual({ text: 'hola' });
+
+    const run = await call<RunView>('get_run', { workflow_id: started.body.workflow_id });
+    expect(run.body).toMatchObject({ state: 'succeeded', plan_id: plan.id, record: { status: 'succeeded' } });
+
+    const reinforced = await call<{ id: string; salience: number }>('reinforce_plan', { plan_id: plan.id, reason: 'it worked' });
+    expect(reinforced.body).toMatchObject({ id: plan.id, salience: 0.1 });
+    const audit = await ctx.services.records.audit(plan.id);
+    expect(audit.map((a) => a.action)).toEqual(['create', 'reinforce']);
+  });
+
+  it('runs a named plan when the choice is ambiguous, and answers needs_more as a tool error', async () => {
+    const scope = uid('mcp');
+    const intent = `compress the logs ${scope}`;
+    const first = await storePlan(scope, intent);
+    // Same intent, different structure: a near-equal twin.
+    const twin = await ctx.services.records.create({
+      type: 'plan_graph',
+      sensitivity: 'low',
+      confidence: 0.8,
+      scope,
+      payload: planGraphPayloadSchema.parse({ kind: 'plan_graph', plan_id: uid('plan'), intent, nodes: [{ id: 'only', op: 'noop' }] }),
+    });
+    const ambiguous = await call<{ error: { code: string; details: { candidates: Array<{ record: { id: string } }> } } }>('run_intent', {
+      task_descriptor: intent,
+      trust: { scopes: [scope] },
+    });
+    expect(ambiguous.isError).toBe(true);
+    expect(ambiguous.body.error.code).toBe('needs_more');
+    expect(ambiguous.body.error.details.candidates.map((c) => c.record.id).sort()).toEqual([first.id, twin.id].sort());
+
+    const named = await ctx.withWorker(() => call<IntentResponse>('run_plan', { plan_id: twin.id, wait: true }));
+    expect(named.isError).toBe(false);
+    expect(named.body).toMatchObject({ plan_id: twin.id, selected_by: 'plan_id', run: { state: 'succeeded' } });
+  });
+
+  it('submits an episode as the key’s principal, and keeps to the key’s clearance', async () => {
+    const submitted = await call<{ id: string; type: string }>('submit_episode', {
+      scope: uid('mcp'),
+      payload: { kind: 'episodic', outcome: 'success', timeline: [{ t: '2024-01-01T00:00:00Z', event_kind: 'mcp' }], tool_graph: [] },
+    });
+    expect(submitted.isError).toBe(false);
+    expect(submitted.body.type).toBe('episodic');
+    expect((await ctx.services.records.audit(submitted.body.id)).map((a) => a.actor)).toEqual([expect.stringMatching(/^mcp-agent-/)]);
+
+    const secret = await storePlan(uid('mcp'), 'medium secret', 'medium');
+    const refused = await call<{ error: { code: string } }>('reinforce_plan', { plan_id: secret.id });
+    expect(refused).toMatchObject({ isError: true, body: { error: { code: 'forbidden' } } });
+    const widened = await call<{ error: { code: string } }>('find_plans', { task_descriptor: 'x', trust: { max_sensitivity: 'high' } });
+    expect(widened).toMatchObject({ isError: true, body: { error: { code: 'forbidden' } } });
+  });
+});

@@ -1,0 +1,192 @@
+/** The plan and retrieval routes through the real API (app.inject), Postgres and services. */
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApi } from '../../src/api/server';
+import { createServices, type Services } from '../../src/services';
+import { createTestContext, uid, type TestContext } from './harness';
+
+let ctx: TestContext;
+let services: Services;
+let app: FastifyInstance;
+let mediumKey: string;
+const auth = () => ({ authorization: `Bearer ${mediumKey}` });
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  services = await createServices(ctx.config);
+  app = await buildApi(services);
+  mediumKey = (await services.apiKeys.create(uid('alice'), 'medium')).key;
+});
+afterAll(async () => {
+  await app?.close();
+  await services?.close();
+  await ctx?.close();
+});
+
+const payload = (intent = uid('intent')) => ({
+  intent,
+  plan_id: uid('plan'),
+  nodes: [
+    { id: 'fetch', op: 'echo', params: { v: 1 } },
+    { id: 'pick', op: 'json_pick', params: { from: '{{nodes.fetch.output}}' } },
+    { id: 'done', op: 'noop' },
+  ],
+  edges: [
+    { from: 'fetch', to: 'pick', kind: 'data' },
+    { from: 'pick', to: 'done', kind: 'control' },
+  ],
+});
+
+async function createPlan(body: Record<string, unknown> = {}, headers = auth()) {
+  const res = await app.inject({ method: 'POST', url: '/v1/plans', headers, payload: { payload: payload(), ...body } });
+  expect(res.statusCode).toBe(201);
+  return res.json().record as { id: string; revision: number; payload: { intent: string } };
+}
+
+describe('happy paths', () => {
+  it('authors, shows with live metrics and revision, lists by intent with pagination', async () => {
+    const intent = uid('listed');
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push((await createPlan({ payload: { ...payload(intent), nodes: payload().nodes.slice(0, i + 1), edges: payload().edges.slice(0, i) } })).id);
+    const shown = await app.inject({ method: 'GET', url: `/v1/plans/${ids[0]}`, headers: auth() });
+    expect(shown.statusCode).toBe(200);
+    expect(shown.json()).toMatchObject({ redacted: false, record: { id: ids[0], revision: 1, status: 'active', payload: { metrics: { execution_count: 0 } } } });
+
+    const page1 = await app.inject({ method: 'GET', url: `/v1/plans?intent=${intent}&limit=2`, headers: auth() });
+    const body1 = page1.json();
+    expect(body1.items.map((i: { record: { id: string } }) => i.record.id)).toEqual([ids[2], ids[1]]);
+    const page2 = await app.inject({ method: 'GET', url: `/v1/plans?intent=${intent}&limit=2&cursor=${body1.next_cursor}`, headers: auth() });
+    expect(page2.json()).toEqual({ items: [expect.objectContaining({ record: expect.objectContaining({ id: ids[0] }) })], next_cursor: null });
+  });
+
+  it('filters the list by status', async () => {
+    const intent = uid('status');
+    const plan = await createPlan({ payload: payload(intent) });
+    await app.inject({ method: 'POST', url: `/v1/plans/${plan.id}/retract`, headers: auth(), payload: { expected_revision: 1 } });
+    const active = await app.inject({ method: 'GET', url: `/v1/plans?intent=${intent}&status=active`, headers: auth() });
+    const retracted = await app.inject({ method: 'GET', url: `/v1/plans?intent=${intent}&status=retracted`, headers: auth() });
+    expect(active.json().items).toHaveLength(0);
+    expect(retracted.json().items.map((i: { record: { id: string } }) => i.record.id)).toEqual([plan.id]);
+  });
+
+  it('draws the plan as Mermaid: id and op on nodes, edge kinds on arrows, control dotted', async () => {
+    const plan = await createPlan();
+    const res = await app.inject({ method: 'GET', url: `/v1/plans/${plan.id}/diagram`, headers: auth() });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    expect(res.body).toBe(
+      ['flowchart TD', '  n0["done<br/>noop"]', '  n1["fetch<br/>echo"]', '  n2["pick<br/>json_pick"]', '  n1 -->|data| n2', '  n2 -.->|control| n0', ''].join('\n'),
+    );
+    const json = await app.inject({ method: 'GET', url: `/v1/plans/${plan.id}/diagram?format=json`, headers: auth() });
+    expect(json.json()).toEqual({ mermaid: res.body });
+  });
+
+  it('reinforces, supersedes, forks, contests and merges over HTTP', async () => {
+    const plan = await createPlan();
+    const reinforced = await app.inject({ method: 'POST', url: `/v1/plans/${plan.id}/reinforce`, headers: auth(), payload: { reason: 'worked' } });
+    expect(reinforced.statusCode).toBe(200);
+    expect(reinforced.json()).toMatchObject({ id: plan.id, salience: 0.1, revision: 1 });
+
+    const superseded = await app.inject({ method: 'POST', url: `/v1/plans/${plan.id}/supersede`, headers: auth(), payload: { expected_revision: 1, payload: payload() } });
+    expect(superseded.statusCode).toBe(201);
+    const successor = superseded.json().record;
+    expect(superseded.json().affected).toEqual([{ id: plan.id, status: 'superseded', revision: 2 }]);
+
+    const forked = await app.inject({ method: 'POST', url: `/v1/plans/${successor.id}/fork`, headers: auth(), payload: { expected_revision: 1, payload: payload() } });
+    expect(forked.statusCode).toBe(201);
+    const contested = await app.inject({ method: 'POST', url: `/v1/plans/${successor.id}/contest`, headers: auth(), payload: { expected_revision: 1, reason: 'flaky' } });
+    expect(contested.statusCode).toBe(200);
+    expect(contested.json().record).toMatchObject({ revision: 2, tags: ['contested'] });
+    const merged = await app.inject({
+      method: 'POST',
+      url: '/v1/plans/merge',
+      headers: auth(),
+      payload: { sources: [{ id: successor.id, expected_revision: 2 }, { id: forked.json().record.id, expected_revision: 1 }], payload: payload() },
+    });
+    expect(merged.statusCode).toBe(201);
+    expect(merged.json().affected.map((a: { status: string }) => a.status)).toEqual(['merged', 'merged']);
+  });
+
+  it('retrieves under the caller trust', async () => {
+    const intent = `restore the ${uid('archive')} mailbox`;
+    const plan = await createPlan({ payload: payload(intent), scope: uid('scope'), sensitivity: 'medium' });
+    const res = await app.inject({ method: 'POST', url: '/v1/retrieve', headers: auth(), payload: { task_descriptor: intent, trust: { max_sensitivity: 'medium', authenticated: true } } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().candidates[0]).toMatchObject({ redacted: false, record: { id: plan.id } });
+    expect(res.json().candidates[0].signals.cosine).toBeGreaterThan(0.99);
+    expect(res.json().selection).toEqual(expect.objectContaining({ threshold: 0.7 }));
+  });
+});
+
+describe('error paths', () => {
+  it('422 for an invalid plan, listing every issue with its code and path', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/plans',
+      headers: auth(),
+      payload: { payload: { intent: 'x', plan_id: 'p', nodes: [{ id: 'a', op: 'noop' }, { id: 'b', op: 'noop' }], edges: [{ from: 'a', to: 'b', kind: 'control' }, { from: 'b', to: 'a', kind: 'control' }, { from: 'a', to: 'q', kind: 'data' }] } },
+    });
+    expect(res.statusCode).toBe(422);
+    const issues = res.json().error.details.issues as Array<{ code: string; path: string }>;
+    expect(issues.map((i) => i.code).sort()).toEqual(['cycle', 'dangling_edge']);
+    expect(issues.find((i) => i.code === 'dangling_edge')!.path).toBe('edges[2].to');
+  });
+
+  it('404 for an unknown plan; 422 not_a_plan for an episode', async () => {
+    expect((await app.inject({ method: 'GET', url: '/v1/plans/00000000-0000-4000-8000-0000000000aa', headers: auth() })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: '/v1/plans/not-a-uuid', headers: auth() })).statusCode).toBe(404);
+    const episode = await services.records.create({ type: 'episodic', sensitivity: 'public', confidence: 1, payload: { kind: 'episodic', timeline: [], tool_graph: [], outcome: 'success' } });
+    for (const [method, url, body] of [
+      ['GET', `/v1/plans/${episode.id}`, undefined],
+      ['POST', `/v1/plans/${episode.id}/reinforce`, {}],
+      ['POST', `/v1/plans/${episode.id}/retract`, { expected_revision: 1 }],
+    ] as const) {
+      const res = await app.inject({ method, url, headers: auth(), ...(body ? { payload: body } : {}) });
+      expect(res.statusCode, url).toBe(422);
+      expect(res.json().error.code).toBe('not_a_plan');
+    }
+  });
+
+  it('409 naming the current revision when two writers race', async () => {
+    const plan = await createPlan();
+    const [a, b] = await Promise.all(
+      ['first', 'second'].map((reason) => app.inject({ method: 'POST', url: `/v1/plans/${plan.id}/contest`, headers: auth(), payload: { expected_revision: 1, reason } })),
+    );
+    expect([a!.statusCode, b!.statusCode].sort()).toEqual([200, 409]);
+    const lost = [a!, b!].find((r) => r.statusCode === 409)!;
+    expect(lost.json().error).toMatchObject({ code: 'conflict', details: { current_revision: 2, expected_revision: 1 } });
+  });
+
+  it('400 when retrieve has no trust context', async () => {
+    const res = await app.inject({ method: 'POST', url: '/v1/retrieve', headers: auth(), payload: { task_descriptor: 'x' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.details.fields[0].field).toBe('body.trust');
+  });
+});
+
+describe('security', () => {
+  it('403 when the body trust tries to widen the principal', async () => {
+    const wider = await app.inject({ method: 'POST', url: '/v1/retrieve', headers: auth(), payload: { task_descriptor: 'x', trust: { max_sensitivity: 'high', authenticated: true } } });
+    expect(wider.statusCode).toBe(403);
+    const anonymous = await app.inject({ method: 'POST', url: '/v1/retrieve', payload: { task_descriptor: 'x', trust: { max_sensitivity: 'public', authenticated: true } } });
+    expect(anonymous.statusCode).toBe(403);
+  });
+
+  it('one level above the clearance is redacted, two levels above is 404, and neither can be written', async () => {
+    const tooHigh = await app.inject({ method: 'POST', url: '/v1/plans', headers: auth(), payload: { payload: payload(), sensitivity: 'high' } });
+    expect(tooHigh.statusCode).toBe(403); // a medium key cannot create a high plan
+    const stored = await services.revisions.create({ payload: payload(), sensitivity: 'high' }, { actor: 'admin' });
+    const hyper = await services.revisions.create({ payload: payload(), sensitivity: 'hyper' }, { actor: 'admin' });
+    const shown = await app.inject({ method: 'GET', url: `/v1/plans/${stored.record.id}`, headers: auth() });
+    expect(shown.statusCode).toBe(200);
+    expect(shown.json().redacted).toBe(true);
+    expect(Object.keys(shown.json().record).sort()).toEqual(['confidence', 'created_at', 'id', 'last_reinforced_at', 'scope', 'sensitivity', 'tags', 'type', 'updated_at']);
+    expect((await app.inject({ method: 'GET', url: `/v1/plans/${stored.record.id}/diagram`, headers: auth() })).statusCode).toBe(403);
+    expect((await app.inject({ method: 'POST', url: `/v1/plans/${stored.record.id}/retract`, headers: auth(), payload: { expected_revision: 1 } })).statusCode).toBe(403);
+    expect((await app.inject({ method: 'POST', url: `/v1/plans/${stored.record.id}/reinforce`, headers: auth(), payload: {} })).statusCode).toBe(403);
+    expect((await app.inject({ method: 'GET', url: `/v1/plans/${hyper.record.id}`, headers: auth() })).statusCode).toBe(404);
+    // Anonymous callers see public only: the medium plan is invisible to them.
+    const mine = await createPlan({ sensitivity: 'medium' });
+    expect((await app.inject({ method: 'GET', url: `/v1/plans/${mine.id}` })).statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import {
+  competencePayload,
+  groupCompetenceSources,
+  maxSensitivity,
+  MIXED_SCOPE,
+  sharedScope,
+  toolSignature,
+} from '../../src/consolidation/competence-rules';
+import { convertedPlanIssues, executionSample, inferIntent, planFromEpisode, timelineSpanMs } from '../../src/consolidation/episode-to-plan';
+import { checkLine } from '../../src/consolidation/ingest-episodes';
+import { generateEpisodes } from '../../src/consolidation/generate-episodes';
+import { parseEpisode } from '../../src/store/episodes';
+import { episodicPayloadSchema, type EpisodicPayload } from '../../src/domain/records';
+
+const episode = (over: Partial<EpisodicPayload> = {}): EpisodicPayload =>
+  episodicPayloadSchema.parse({
+    kind: 'episodic',
+    timeline: [
+      { t: '2025-01-01T00:00:00.000Z', event_kind: 'setup_project' },
+      { t: '2025-01-01T00:00:02.500Z', event_kind: 'install_deps' },
+    ],
+    tool_graph: [
+      { id: 'n1', tool: 'git_init', args: { path: './' } },
+      { id: 'n2', tool: 'npm_install', depends_on: ['n1'] },
+      { id: 'n3', tool: 'npm_build', depends_on: ['n2'] },
+    ],
+    outcome: 'success',
+    ...over,
+  });
+
+describe('episode → plan graph', () => {
+  it('maps tool nodes to plan nodes and depends_on to control edges', () => {
+    const plan = planFromEpisode(episode(), 'p1', '2025-01-02T00:00:00.000Z');
+    expect(plan.nodes).toEqual([
+      { id: 'n1', op: 'git_init', params: { path: './' }, guards: {} },
+      { id: 'n2', op: 'npm_install', params: {}, guards: {} },
+      { id: 'n3', op: 'npm_build', params: {}, guards: {} },
+    ]);
+    expect(plan.edges).toEqual([
+      { from: 'n1', to: 'n2', kind: 'control' },
+      { from: 'n2', to: 'n3', kind: 'control' },
+    ]);
+    expect(plan).toMatchObject({ plan_id: 'p1', version: '1', intent: 'setup_project' });
+    expect(plan.metrics).toEqual({ execution_count: 1, failure_rate: 0, avg_latency_ms: 2500, last_executed_at: '2025-01-02T00:00:00.000Z' });
+    expect(convertedPlanIssues(plan)).toEqual([]);
+  });
+
+  it('takes the first non-empty event kind as intent, else "unknown"', () => {
+    expect(inferIntent({ timeline: [{ t: 0, event_kind: '' }, { t: 1, event_kind: '  ' }, { t: 2, event_kind: 'build' }] })).toBe('build');
+    expect(inferIntent({ timeline: [{ t: 0, event_kind: ' ' }] })).toBe('unknown');
+    expect(inferIntent({ timeline: [] })).toBe('unknown');
+  });
+
+  it('counts a failed episode as a failure and measures latency only from two or more instants', () => {
+    expect(executionSample(episode({ outcome: 'failure' }))).toEqual({ successes: 0, failures: 1, latency_ms: 2500 });
+    expect(executionSample(episode({ outcome: 'partial', timeline: [{ t: 5, event_kind: 'x' }] }))).toEqual({ successes: 1, failures: 0, latency_ms: undefined });
+    expect(timelineSpanMs({ timeline: [{ t: 1000, event_kind: 'a' }, { t: '1970-01-01T00:00:04.000Z', event_kind: 'b' }] })).toBe(3000);
+  });
+
+  it('reports a tool graph that is no runnable plan (cycle)', () => {
+    const cyclic = episode({
+      tool_graph: [
+        { id: 'a', tool: 't', args: {}, depends_on: ['c'] },
+        { id: 'b', tool: 't', args: {}, depends_on: ['a'] },
+        { id: 'c', tool: 't', args: {}, depends_on: ['b'] },
+      ],
+    });
+    expect(convertedPlanIssues(planFromEpisode(cyclic, 'p', 'now')).map((i) => i.code)).toContain('cycle');
+  });
+});
+
+describe('competence rules', () => {
+  it('signs a tool set: trimmed, sorted, joined by +', () => {
+    expect(toolSignature([' search ', 'fetch', 'search', ''])).toBe('fetch+search+search');
+    expect(toolSignature([])).toBe('');
+  });
+
+  it('takes the highest sensitivity and a shared scope, else mixed', () => {
+    expect(maxSensitivity(['low', 'hyper', 'medium'])).toBe('hyper');
+    expect(sharedScope(['a', 'a'])).toBe('a');
+    expect(sharedScope(['a', ''])).toBe(MIXED_SCOPE);
+  });
+
+  it('groups two or more episodes with the same signature, whatever the tool order', () => {
+    const groups = groupCompetenceSources([
+      { id: 'e2', sensitivity: 'low', scope: 's', tools: ['b', 'a'], latency_ms: 10 },
+      { id: 'e1', sensitivity: 'high', scope: 's', tools: ['a', 'b'] },
+      { id: 'e3', sensitivity: 'public', scope: 's', tools: ['c', 'a'] },
+      { id: 'e4', sensitivity: 'public', scope: 's', tools: [] },
+      { id: 'e5', sensitivity: 'public', scope: 's', tools: [' '] },
+    ]);
+    expect(groups).toHaveLength(1);
+    expect(groups[0]).toMatchObject({ signature: 'a+b', skill_name: 'skill:a+b', episode_ids: ['e1', 'e2'], sensitivity: 'high', scope: 's' });
+    const payload = competencePayload(groups[0]!, 'now');
+    expect(payload).toMatchObject({ skill_name: 'skill:a+b', required_tools: ['a', 'b'], recipe: [{ step: 1, tool: 'a' }, { step: 2, tool: 'b' }] });
+    expect(payload.performance).toEqual({ success_count: 2, failure_count: 0, success_rate: 1, avg_latency_ms: 10, last_used_at: 'now' });
+  });
+});
+
+describe('episode input', () => {
+  it('names the field of every schema problem', () => {
+    const result = parseEpisode({ sensitivity: 'secret', payload: { kind: 'episodic', outcome: 'maybe', tool_graph: [{ id: 'a' }] } }, 'body');
+    expect(result.ok).toBe(false);
+    const fields = result.ok ? [] : result.problems.map((p) => p.field);
+    expect(fields).toEqual(expect.arrayContaining(['body.sensitivity', 'body.payload.outcome', 'body.payload.tool_graph[0].tool']));
+  });
+
+  it('refuses duplicate tool ids and dependencies on missing tools', () => {
+    const result = parseEpisode({
+      payload: { kind: 'episodic', outcome: 'success', tool_graph: [{ id: 'a', tool: 't' }, { id: 'a', tool: 't', depends_on: ['zz'] }] },
+    });
+    expect(result.ok ? [] : result.problems.map((p) => p.field)).toEqual(['payload.tool_graph[1].id', 'payload.tool_graph[1].depends_on[0]']);
+  });
+
+  it('classifies JSONL lines: blank, malformed, invalid, valid', () => {
+    expect(checkLine('   ', 1)).toBeUndefined();
+    expect(checkLine('{oops', 2)).toMatchObject({ rejected: { line: 2, reason: expect.stringMatching(/^malformed JSON/) } });
+    expect(checkLine('{"payload":{"kind":"episodic","outcome":"nope"}}', 3)).toMatchObject({
+      rejected: { line: 3, reason: expect.stringContaining('payload.outcome') },
+    });
+    expect(checkLine('{"payload":{"kind":"episodic","outcome":"success"}}', 4)).toHaveProperty('episode');
+  });
+
+  it('generates valid, reproducible episodes', () => {
+    const a = generateEpisodes({ count: 50, seed: 7 });
+    expect(a).toEqual(generateEpisodes({ count: 50, seed: 7 }));
+    for (const e of a) expect(parseEpisode(e).ok).toBe(true);
+    expect(a.some((e) => e.payload.tool_graph.length < 3) && a.some((e) => e.payload.tool_graph.length >= 3)).toBe(true);
+  });
+});

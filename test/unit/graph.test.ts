@@ -1,0 +1,218 @@
+import { describe, expect, it } from 'vitest';
+import { findCycle, indexGraph, parsePlanGraph, topologicalOrder, validatePlanGraph, type PlanIssue } from '../../src/domain/graph';
+import { planGraphPayloadSchema, type PlanGraphPayload, type PlanGraphPayloadInput } from '../../src/domain/records';
+
+type Spec = Pick<PlanGraphPayloadInput, 'nodes'> & Partial<PlanGraphPayloadInput>;
+
+function plan(spec: Spec): PlanGraphPayload {
+  return planGraphPayloadSchema.parse({ kind: 'plan_graph', plan_id: 'p', intent: 'test', ...spec });
+}
+
+const n = (id: string, op = 'noop', extra: Record<string, unknown> = {}) => ({ id, op, ...extra });
+const codes = (issues: PlanIssue[]) => issues.map((i) => i.code).sort();
+
+describe('validatePlanGraph', () => {
+  it('accepts a valid diamond with data references', () => {
+    const p = plan({
+      nodes: [n('a'), n('b', 'echo', { params: { x: '{{nodes.a.output.v}}' } }), n('c'), n('d', 'noop', { guards: { eq: [{ ref: 'nodes.b.state' }, 'succeeded'] } })],
+      edges: [
+        { from: 'a', to: 'b', kind: 'data' },
+        { from: 'a', to: 'c', kind: 'control' },
+        { from: 'b', to: 'd', kind: 'control' },
+        { from: 'c', to: 'd', kind: 'control' },
+      ],
+    });
+    expect(validatePlanGraph(p, { knownOps: new Set(['noop', 'echo']) })).toEqual([]);
+  });
+
+  it('reports an empty node id', () => {
+    const issues = validatePlanGraph(plan({ nodes: [n('a'), n('  ')] }));
+    expect(issues).toEqual([expect.objectContaining({ code: 'empty_node_id', path: 'nodes[1].id' })]);
+  });
+
+  it('reports a duplicate node naming both positions', () => {
+    const issues = validatePlanGraph(plan({ nodes: [n('a'), n('b'), n('a')] }));
+    expect(issues).toEqual([expect.objectContaining({ code: 'duplicate_node', path: 'nodes[2].id' })]);
+    expect(issues[0]!.message).toContain('"a"');
+  });
+
+  it('reports each dangling end of an edge', () => {
+    const issues = validatePlanGraph(plan({ nodes: [n('a')], edges: [{ from: 'x', to: 'y', kind: 'control' }] }));
+    expect(issues.map((i) => [i.code, i.path])).toEqual([
+      ['dangling_edge', 'edges[0].from'],
+      ['dangling_edge', 'edges[0].to'],
+    ]);
+  });
+
+  it('reports a duplicate edge of the same kind, but allows a data and a control edge between two nodes', () => {
+    const edges = [
+      { from: 'a', to: 'b', kind: 'data' as const },
+      { from: 'a', to: 'b', kind: 'control' as const },
+      { from: 'a', to: 'b', kind: 'data' as const },
+    ];
+    const issues = validatePlanGraph(plan({ nodes: [n('a'), n('b')], edges }));
+    expect(issues).toEqual([expect.objectContaining({ code: 'duplicate_edge', path: 'edges[2]' })]);
+  });
+
+  it('reports a self edge (and not as a cycle)', () => {
+    const issues = validatePlanGraph(plan({ nodes: [n('a')], edges: [{ from: 'a', to: 'a', kind: 'control' }] }));
+    expect(codes(issues)).toEqual(['self_edge']);
+    expect(issues[0]!.path).toBe('edges[0]');
+  });
+
+  it('reports a cycle with the node ids on it, and not the nodes off it', () => {
+    const issues = validatePlanGraph(
+      plan({
+        nodes: [n('start'), n('a'), n('b'), n('c'), n('end')],
+        edges: [
+          { from: 'start', to: 'a', kind: 'control' },
+          { from: 'a', to: 'b', kind: 'control' },
+          { from: 'b', to: 'c', kind: 'data' },
+          { from: 'c', to: 'a', kind: 'control' },
+          { from: 'c', to: 'end', kind: 'control' },
+        ],
+      }),
+    );
+    expect(codes(issues)).toEqual(['cycle']);
+    expect([...issues[0]!.nodes!].sort()).toEqual(['a', 'b', 'c']);
+    expect(issues[0]!.message).toContain('a -> b -> c -> a');
+  });
+
+  it('reports two disjoint cycles separately', () => {
+    const issues = validatePlanGraph(
+      plan({
+        nodes: [n('a'), n('b'), n('x'), n('y')],
+        edges: [
+          { from: 'a', to: 'b', kind: 'control' },
+          { from: 'b', to: 'a', kind: 'control' },
+          { from: 'x', to: 'y', kind: 'control' },
+          { from: 'y', to: 'x', kind: 'control' },
+        ],
+      }),
+    );
+    expect(issues.map((i) => [...i.nodes!].sort())).toEqual([
+      ['a', 'b'],
+      ['x', 'y'],
+    ]);
+  });
+
+  it('reports unknown ops only against a given registry', () => {
+    const p = plan({ nodes: [n('a', 'noop'), n('b', 'teleport')] });
+    expect(validatePlanGraph(p)).toEqual([]);
+    const issues = validatePlanGraph(p, { knownOps: new Set(['noop']) });
+    expect(issues).toEqual([expect.objectContaining({ code: 'unknown_op', path: 'nodes[1].op' })]);
+    expect(issues[0]!.message).toContain('teleport');
+  });
+
+  it('reports a node output reference without a data edge, in params and in guards', () => {
+    const p = plan({
+      nodes: [
+        n('a'),
+        n('b', 'echo', { params: { v: 'x={{ nodes.a.output.v }}' }, guards: { exists: { ref: 'nodes.a.output' } } }),
+      ],
+      edges: [{ from: 'a', to: 'b', kind: 'control' }],
+    });
+    const issues = validatePlanGraph(p);
+    expect(issues.map((i) => [i.code, i.path])).toEqual([
+      ['undeclared_data_ref', 'nodes[1].params.v'],
+      ['undeclared_data_ref', 'nodes[1].guards'],
+    ]);
+  });
+
+  it('lets a state reference use any edge, but not none', () => {
+    const guard = { eq: [{ ref: 'nodes.a.state' }, 'succeeded'] };
+    const withControl = plan({ nodes: [n('a'), n('b', 'noop', { guards: guard })], edges: [{ from: 'a', to: 'b', kind: 'control' }] });
+    expect(validatePlanGraph(withControl)).toEqual([]);
+    const without = plan({ nodes: [n('a'), n('b', 'noop', { guards: guard })] });
+    expect(codes(validatePlanGraph(without))).toEqual(['undeclared_data_ref']);
+  });
+
+  it('reports references to a node that does not exist', () => {
+    const issues = validatePlanGraph(plan({ nodes: [n('b', 'echo', { params: { v: '{{nodes.ghost.output}}' } })] }));
+    expect(issues).toEqual([expect.objectContaining({ code: 'undeclared_data_ref', path: 'nodes[0].params.v' })]);
+    expect(issues[0]!.message).toContain('ghost');
+  });
+
+  it('reports malformed references instead of resolving them to nothing', () => {
+    const p = plan({
+      nodes: [n('a'), n('b', 'echo', { params: { v: '{{nodes.a}}', w: '{{ secrets.key }}' }, guards: { ref: 'nodes.a.outputs' } })],
+      edges: [{ from: 'a', to: 'b', kind: 'data' }],
+    });
+    expect(validatePlanGraph(p).map((i) => [i.code, i.path])).toEqual([
+      ['undeclared_data_ref', 'nodes[1].params.v'],
+      ['undeclared_data_ref', 'nodes[1].params.w'],
+      ['invalid_guard', 'nodes[1].guards'],
+    ]);
+  });
+
+  it('reports malformed guards with their path', () => {
+    const p = plan({ nodes: [n('a', 'noop', { guards: { and: [{ eq: [1] }, { bogus: 1 }] } })] });
+    expect(validatePlanGraph(p).map((i) => [i.code, i.path])).toEqual([
+      ['invalid_guard', 'nodes[0].guards.and[0].eq'],
+      ['invalid_guard', 'nodes[0].guards.and[1].bogus'],
+    ]);
+  });
+
+  it('reports every problem at once', () => {
+    const p = plan({
+      nodes: [n(''), n('a'), n('a', 'teleport'), n('b', 'noop', { guards: { nope: [] }, params: { x: '{{nodes.c.output}}' } }), n('c')],
+      edges: [
+        { from: 'a', to: 'missing', kind: 'control' },
+        { from: 'b', to: 'b', kind: 'control' },
+        { from: 'a', to: 'b', kind: 'control' },
+        { from: 'a', to: 'b', kind: 'control' },
+        { from: 'b', to: 'c', kind: 'control' },
+        { from: 'c', to: 'a', kind: 'control' },
+      ],
+    });
+    expect(new Set(codes(validatePlanGraph(p, { knownOps: new Set(['noop']) })))).toEqual(
+      new Set(['empty_node_id', 'duplicate_node', 'unknown_op', 'dangling_edge', 'self_edge', 'duplicate_edge', 'cycle', 'invalid_guard', 'undeclared_data_ref']),
+    );
+  });
+});
+
+describe('parsePlanGraph', () => {
+  it('reports schema problems as invalid_schema with a path', () => {
+    const result = parsePlanGraph({ kind: 'plan_graph', plan_id: 'p', intent: 'x', nodes: [{ id: 'a' }], edges: [{ from: 'a', to: 'b', kind: 'sideways' }] });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.issues.every((i) => i.code === 'invalid_schema')).toBe(true);
+    expect(result.issues.map((i) => i.path).sort()).toEqual(['edges[0].kind', 'nodes[0].op']);
+  });
+
+  it('refuses an empty node list and a guard that is not an object', () => {
+    const empty = parsePlanGraph({ kind: 'plan_graph', plan_id: 'p', intent: 'x', nodes: [] });
+    expect(empty.ok === false && empty.issues.map((i) => i.path)).toEqual(['nodes']);
+    const badGuard = parsePlanGraph({ kind: 'plan_graph', plan_id: 'p', intent: 'x', nodes: [{ id: 'a', op: 'noop', guards: true }] });
+    expect(badGuard.ok === false && badGuard.issues.map((i) => [i.code, i.path])).toEqual([['invalid_schema', 'nodes[0].guards']]);
+  });
+
+  it('returns the parsed plan with defaults when valid', () => {
+    const result = parsePlanGraph({ kind: 'plan_graph', plan_id: 'p', intent: 'x', nodes: [{ id: 'a', op: 'noop' }] });
+    expect(result.ok && result.plan.constraints.failure_policy).toBe('fail_fast');
+    expect(result.ok && result.plan.nodes[0]!.guards).toEqual({});
+  });
+});
+
+describe('graph order', () => {
+  it('orders topologically, smallest id first among ready nodes', () => {
+    const index = indexGraph([n('c'), n('b'), n('a'), n('d')], [
+      { from: 'c', to: 'a', kind: 'control' },
+      { from: 'b', to: 'd', kind: 'data' },
+    ]);
+    expect(topologicalOrder(index)).toEqual(['b', 'c', 'a', 'd']);
+    expect(findCycle(index)).toBeNull();
+  });
+
+  it('finds no order on a cycle and handles a 10,000-node chain without overflowing', () => {
+    const cyclic = indexGraph([n('a'), n('b')], [
+      { from: 'a', to: 'b', kind: 'control' },
+      { from: 'b', to: 'a', kind: 'control' },
+    ]);
+    expect(topologicalOrder(cyclic)).toBeNull();
+    const ids = Array.from({ length: 10_000 }, (_, i) => `n${String(i).padStart(5, '0')}`);
+    const edges = ids.slice(1).map((id, i) => ({ from: ids[i]!, to: id, kind: 'control' as const }));
+    const long = indexGraph(ids.map((id) => n(id)), [...edges, { from: ids[9_999]!, to: ids[0]!, kind: 'control' }]);
+    expect(findCycle(long)).toHaveLength(10_000);
+  });
+});

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { collectTemplateRefs, parseRef, resolveTemplates, type RefScope } from '../../src/domain/refs';
+
+const ids = ['fetch', 'fetch.v2', 'sum'];
+const scope: RefScope = {
+  inputs: { city: 'Oslo', days: 3, opts: { metric: true }, list: [10, 20] },
+  nodes: {
+    fetch: { state: 'succeeded', output: { temp: -2.5, rows: [{ id: 1 }], ok: true, none: null } },
+    'fetch.v2': { state: 'succeeded', output: 'v2' },
+    sum: { state: 'failed' },
+  },
+};
+const resolve = (value: unknown) => resolveTemplates(value, scope, ids);
+
+describe('parseRef', () => {
+  it('parses inputs, node outputs and node states', () => {
+    expect(parseRef('inputs', ids)).toEqual({ root: 'inputs', path: [] });
+    expect(parseRef('inputs.opts.metric', ids)).toEqual({ root: 'inputs', path: ['opts', 'metric'] });
+    expect(parseRef('nodes.fetch.output', ids)).toEqual({ root: 'node', nodeId: 'fetch', field: 'output', path: [] });
+    expect(parseRef('nodes.fetch.output.rows.0.id', ids)).toEqual({ root: 'node', nodeId: 'fetch', field: 'output', path: ['rows', '0', 'id'] });
+    expect(parseRef('nodes.sum.state', ids)).toEqual({ root: 'node', nodeId: 'sum', field: 'state', path: [] });
+  });
+
+  it('picks the longest known node id when ids contain dots', () => {
+    expect(parseRef('nodes.fetch.v2.output', ids)).toMatchObject({ nodeId: 'fetch.v2', field: 'output', path: [] });
+  });
+
+  it('still names an unknown node, and rejects malformed references', () => {
+    expect(parseRef('nodes.ghost.output.x', ids)).toEqual({ root: 'node', nodeId: 'ghost', field: 'output', path: ['x'] });
+    expect(parseRef('nodes.fetch', ids)).toBeUndefined();
+    expect(parseRef('nodes.fetch.outputs', ids)).toBeUndefined();
+    expect(parseRef('nodes.sum.state.x', ids)).toBeUndefined();
+    expect(parseRef('env.HOME', ids)).toBeUndefined();
+  });
+});
+
+describe('resolveTemplates', () => {
+  it('keeps the JSON type of a whole-value reference', () => {
+    expect(
+      resolve({
+        n: '{{inputs.days}}',
+        f: '{{ nodes.fetch.output.temp }}',
+        b: '{{nodes.fetch.output.ok}}',
+        o: '{{inputs.opts}}',
+        a: '{{inputs.list}}',
+        z: '{{nodes.fetch.output.none}}',
+        s: '{{nodes.sum.state}}',
+      }),
+    ).toEqual({ n: 3, f: -2.5, b: true, o: { metric: true }, a: [10, 20], z: null, s: 'failed' });
+  });
+
+  it('interpolates references inside a longer string as text', () => {
+    expect(resolve('weather in {{inputs.city}} for {{inputs.days}} days')).toBe('weather in Oslo for 3 days');
+    expect(resolve('rows={{nodes.fetch.output.rows}} opts={{inputs.opts}}')).toBe('rows=[{"id":1}] opts={"metric":true}');
+    expect(resolve('[{{nodes.fetch.output.none}}|{{inputs.missing}}]')).toBe('[|]');
+  });
+
+  it('resolves inside nested arrays and objects and leaves other values alone', () => {
+    expect(resolve({ q: [{ city: '{{inputs.city}}' }, 7, null, false], plain: 'no refs' })).toEqual({
+      q: [{ city: 'Oslo' }, 7, null, false],
+      plain: 'no refs',
+    });
+  });
+
+  it('resolves a missing whole-value reference to undefined and array indexes by position', () => {
+    expect(resolve('{{inputs.nope}}')).toBeUndefined();
+    expect(resolve('{{inputs.list.1}}')).toBe(20);
+    expect(resolve('{{nodes.fetch.v2.output}}')).toBe('v2');
+  });
+});
+
+describe('collectTemplateRefs', () => {
+  it('finds every reference with its path, in sorted key order', () => {
+    expect(collectTemplateRefs({ b: ['{{ inputs.x }} and {{nodes.a.output}}'], a: { c: '{{nodes.b.state}}' } }, 'params')).toEqual([
+      { ref: 'nodes.b.state', path: 'params.a.c' },
+      { ref: 'inputs.x', path: 'params.b[0]' },
+      { ref: 'nodes.a.output', path: 'params.b[0]' },
+    ]);
+  });
+});

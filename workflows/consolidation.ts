@@ -1,0 +1,60 @@
+/**
+ * The consolidation pass (SPEC §2): plan-graph consolidation page by page (one activity per
+ * page, the cursor kept here so a crashed worker's page is simply retried), then the competence
+ * step, then the pass record. Run on a cron schedule, by a Schedule, or once on demand.
+ */
+import { continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import type { createConsolidationActivities } from '../activities/consolidation-activities';
+import type { ConsolidationResult, EpisodeCursor, PlanCounts } from '../src/consolidation/result';
+
+type ConsolidationActivities = ReturnType<typeof createConsolidationActivities>;
+
+// Postgres being down for a while must delay a pass, not fail it: retry without a cap.
+const { consolidatePlanPage, consolidateCompetences, recordConsolidationPass } = proxyActivities<ConsolidationActivities>({
+  startToCloseTimeout: '10m',
+  heartbeatTimeout: '1m',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
+});
+
+export interface ConsolidationInput {
+  /** Episodes per page activity (CONSOLIDATION_PAGE_SIZE). */
+  page_size: number;
+  /** Set by continue-as-new: where the previous run stopped and what it had counted. */
+  after?: EpisodeCursor | null;
+  counted?: PlanCounts;
+}
+
+const NOTHING: PlanCounts = { scanned: 0, eligible: 0, created: 0, linked: 0, skipped: 0, invalid: 0 };
+
+function add(a: PlanCounts, b: PlanCounts): PlanCounts {
+  return {
+    scanned: a.scanned + b.scanned,
+    eligible: a.eligible + b.eligible,
+    created: a.created + b.created,
+    linked: a.linked + b.linked,
+    skipped: a.skipped + b.skipped,
+    invalid: a.invalid + b.invalid,
+  };
+}
+
+/** One consolidation pass over every episode; returns what it did. */
+export async function consolidationWorkflow(input: ConsolidationInput): Promise<ConsolidationResult> {
+  const pageSize = input.page_size;
+  let counted = input.counted ?? NOTHING;
+  let after = input.after ?? null;
+  do {
+    const page = await consolidatePlanPage({ after, page_size: pageSize });
+    counted = add(counted, page);
+    after = page.next;
+    // A pass over millions of episodes must not outgrow one run's history.
+    if (after && workflowInfo().continueAsNewSuggested) {
+      await continueAsNew<typeof consolidationWorkflow>({ page_size: pageSize, after, counted });
+    }
+  } while (after);
+
+  const competences = await consolidateCompetences();
+  const result: ConsolidationResult = { ...counted, ...competences };
+  const { workflowId, runId } = workflowInfo();
+  await recordConsolidationPass({ workflow_id: workflowId, run_id: runId, ...result });
+  return result;
+}
