@@ -1,12 +1,14 @@
 /**
  * `npm run bench [-- NAME…]`: starts a private Temporal dev server and Postgres database, runs
  * the scenarios (all, or the named ones) and writes bench/results/latest.json and BENCHMARKS.md.
+ * `npm run bench -- --report` only re-renders BENCHMARKS.md from latest.json.
  */
+import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig } from '../src/config';
 import { startBenchEnv } from './lib/environment';
 import { machineInfo } from './lib/machine';
-import { mergeResults, readResults, withVerdicts, writeResults, type ScenarioRecord } from './lib/report';
+import { mergeResults, readResults, renderMarkdown, withVerdicts, writeResults, type ScenarioRecord } from './lib/report';
 import { SCENARIOS } from './scenarios/index';
 
 const JSON_PATH = resolve(import.meta.dirname, 'results/latest.json');
@@ -16,7 +18,18 @@ const started = Date.now();
 const log = (line: string) => console.log(`[bench ${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${line.trimEnd()}`);
 
 async function main(): Promise<number> {
-  const names = process.argv.slice(2).filter((a) => a !== '--');
+  const args = process.argv.slice(2).filter((a) => a !== '--');
+  if (args.includes('--report')) {
+    const results = readResults(JSON_PATH);
+    if (!results) {
+      console.error(`no results at ${JSON_PATH}: run the bench first`);
+      return 2;
+    }
+    writeFileSync(MARKDOWN_PATH, renderMarkdown(results, SCENARIOS));
+    log(`wrote ${MARKDOWN_PATH}`);
+    return 0;
+  }
+  const names = args;
   const unknown = names.filter((n) => !SCENARIOS.some((s) => s.name === n));
   if (unknown.length > 0) {
     console.error(`unknown scenario(s): ${unknown.join(', ')}; known: ${SCENARIOS.map((s) => s.name).join(', ')}`);
@@ -51,7 +64,7 @@ async function main(): Promise<number> {
       machine,
       total_duration_s: (Date.now() - started) / 1000,
       scenarios: mergeResults(SCENARIOS, previous, records),
-    });
+    }, SCENARIOS);
     log(`wrote ${JSON_PATH} and ${MARKDOWN_PATH}`);
   } finally {
     await env.close();

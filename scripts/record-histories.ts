@@ -6,8 +6,10 @@
  *   npx tsx scripts/record-histories.ts            # every scenario
  *   npx tsx scripts/record-histories.ts chain      # only the named ones
  *
- * Re-record after a deliberate, patched change to workflow code, and commit the new files beside
- * the old ones only if old runs may still be open (otherwise replace them).
+ * After a patched change to workflow code (docs/workflow-changes.md), first copy the scenario's
+ * old file to a new name (e.g. consolidation-before-reconcile.json): old code can no longer
+ * record it, and it proves the patch keeps old runs replaying. This script only writes the files
+ * of the scenarios it runs; such frozen files are replayed but never rewritten.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';

@@ -9,6 +9,9 @@ const boolFlag = z
   .enum(['true', 'false', '1', '0', ''])
   .transform((v) => v === 'true' || v === '1');
 
+/** Run inputs larger than this are refused before a run starts (RUN_INPUT_LIMIT_BYTES). */
+export const DEFAULT_RUN_INPUT_LIMIT_BYTES = 1_048_576;
+
 export const configSchema = z.object({
   DATABASE_URL: z
     .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' })
@@ -35,6 +38,8 @@ export const configSchema = z.object({
     .default('')
     .transform((v) => v.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)),
   NODE_OUTPUT_LIMIT_BYTES: z.coerce.number().int().positive().max(2_000_000).default(1_000_000),
+  // Run inputs travel in the workflow's start payload, which Temporal caps at 2 MB.
+  RUN_INPUT_LIMIT_BYTES: z.coerce.number().int().positive().max(2_000_000).default(DEFAULT_RUN_INPUT_LIMIT_BYTES),
   SELECTION_THRESHOLD: z.coerce.number().min(0).max(1).default(0.7),
   CONSOLIDATION_CRON: z.string().default('0 * * * *'),
   CONSOLIDATION_MODE: z.enum(['cron', 'schedule']).default('cron'),

@@ -3,14 +3,22 @@
  * page, the cursor kept here so a crashed worker's page is simply retried), then the competence
  * step, then the pass record. Run on a cron schedule, by a Schedule, or once on demand.
  */
-import { continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, log, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { createConsolidationActivities } from '../activities/consolidation-activities';
+import type { createReconcileActivities } from '../activities/reconcile-activities';
 import type { ConsolidationResult, EpisodeCursor, PlanCounts } from '../src/consolidation/result';
 
 type ConsolidationActivities = ReturnType<typeof createConsolidationActivities>;
 
 // Postgres being down for a while must delay a pass, not fail it: retry without a cap.
 const { consolidatePlanPage, consolidateCompetences, recordConsolidationPass } = proxyActivities<ConsolidationActivities>({
+  startToCloseTimeout: '10m',
+  heartbeatTimeout: '1m',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
+});
+
+// Closes run rows of executors terminated before their finalizer (SPEC §4 metrics).
+const { reconcileOpenRuns } = proxyActivities<ReturnType<typeof createReconcileActivities>>({
   startToCloseTimeout: '10m',
   heartbeatTimeout: '1m',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
@@ -53,6 +61,8 @@ export async function consolidationWorkflow(input: ConsolidationInput): Promise<
   } while (after);
 
   const competences = await consolidateCompetences();
+  // Added after histories were recorded: patched() keeps those replaying without this step.
+  if (patched('reconcile-open-runs')) log.info('reconciled open runs', { ...(await reconcileOpenRuns()) });
   const result: ConsolidationResult = { ...counted, ...competences };
   const { workflowId, runId } = workflowInfo();
   await recordConsolidationPass({ workflow_id: workflowId, run_id: runId, ...result });

@@ -104,6 +104,8 @@ export function createHttpRequestOp(options: HttpOpOptions) {
         headers: hasBody && typeof p.body !== 'string' ? { 'content-type': 'application/json', ...p.headers } : p.headers,
         body: hasBody ? (typeof p.body === 'string' ? p.body : JSON.stringify(p.body)) : undefined,
         signal,
+        // A followed redirect would reach a host the allowlist never checked: return the 3xx instead.
+        redirect: options.allowedHosts.length > 0 ? 'manual' : 'follow',
       });
       const reader = response.body?.getReader();
       const chunks: Uint8Array[] = [];

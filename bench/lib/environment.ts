@@ -41,6 +41,8 @@ export interface BenchEnv {
   registry: OpRegistry;
   /** The Temporal CLI used for the dev server. */
   cliPath: string;
+  /** Process id of the dev server, for CPU accounting. */
+  serverPid: number;
   /** Runs a worker (bench bundle, all activities) on a fresh task queue while `fn` runs. */
   withWorker<T>(fn: (taskQueue: string) => Promise<T>, options?: Partial<WorkerOptions>): Promise<T>;
   close(): Promise<void>;
@@ -122,6 +124,7 @@ export async function startBenchEnv(base: Config, log: (line: string) => void): 
       records: createRecordStore(db, hashEmbedder),
       registry,
       cliPath,
+      serverPid: server.process.pid ?? 0,
       async withWorker(fn, options = {}) {
         const taskQueue = uid('bench');
         const worker = await createWorker({ config, db, registry, connection: nativeConnection, workflowBundlePath: bundlePath, taskQueue, extra: options });

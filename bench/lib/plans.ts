@@ -23,7 +23,7 @@ export interface Shape {
 const control = (from: string, to: string): PlanEdge => ({ from, to, kind: 'control' });
 
 /** Node ids sort in creation order (the executor breaks ties by topological rank, then id). */
-export const nodeId = (prefix: string, i: number) => `${prefix}${String(i).padStart(5, '0')}`;
+const nodeId = (prefix: string, i: number) => `${prefix}${String(i).padStart(5, '0')}`;
 
 /** n nodes in a line: n1 → n2 → … */
 export function chainShape(n: number, op = 'noop', params: Record<string, unknown> = {}): Shape {
@@ -59,12 +59,16 @@ export function branchesShape(branches: readonly (readonly number[])[]): Shape {
   return { nodes, edges };
 }
 
-/** Stores a shape as an active plan graph record (embedded by the hash embedder). */
+/**
+ * Stores a shape as an active plan graph record (embedded by the hash embedder). The intent gets
+ * the plan id appended: active plans with the same intent and structure are one plan (dedup).
+ */
 export async function storePlan(env: BenchEnv, shape: Shape, intent: string, constraints: Record<string, unknown> = {}): Promise<MemoryRecord> {
+  const planId = uid('bench-plan');
   const payload = planGraphPayloadSchema.parse({
     kind: 'plan_graph',
-    plan_id: uid('bench-plan'),
-    intent,
+    plan_id: planId,
+    intent: `${intent} (${planId})`,
     nodes: shape.nodes,
     edges: shape.edges,
     constraints,

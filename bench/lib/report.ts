@@ -5,6 +5,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { DEV_SERVER_DYNAMIC_CONFIG } from './environment';
 import type { MachineInfo } from './machine';
 import { meets, type Figure, type Scenario } from './scenario';
 
@@ -47,8 +48,9 @@ const formatValue = (f: Figure) => (typeof f.value === 'number' ? `${f.value.toL
 const formatTarget = (f: Figure) => (f.target ? `${f.target.op === '==' ? '=' : f.target.op === '<=' ? '≤' : '≥'} ${f.target.value.toLocaleString('en-US')}${f.unit ? ` ${f.unit}` : ''}` : '');
 const formatMet = (met: boolean | undefined) => (met === undefined ? '' : met ? 'yes' : '**no**');
 
-/** BENCHMARKS.md from a results object. */
-export function renderMarkdown(results: Results): string {
+/** BENCHMARKS.md from a results object; texts (method, analysis) come from the current scenario definitions. */
+export function renderMarkdown(results: Results, scenarios: readonly Scenario[]): string {
+  const texts = new Map(scenarios.map((s) => [s.name, s]));
   const m = results.machine;
   const day = results.date.slice(0, 10);
   const lines = [
@@ -60,13 +62,19 @@ export function renderMarkdown(results: Results): string {
     '(alternating A/B, several repetitions, median) and reports the ratio; absolute times are context only.',
     'Raw figures: [bench/results/latest.json](bench/results/latest.json).',
     '',
+    '**Dev server setting.** Out of the box the dev server\'s history queues read at most 20 batches a second per shard, so',
+    'after a short burst every activity and workflow task waits ~40 ms before it reaches a worker (measured while building',
+    'the bench: 20 sequential `noop` activities took ~2.0 s instead of ~0.45 s). The bench starts its server with',
+    `\`${Object.entries(DEV_SERVER_DYNAMIC_CONFIG).map(([k, v]) => `${k}=${v}`).join('`, `')}\` so the figures measure plangraph,`,
+    'not that throttle; `plangraph dev` and the test suite still run with the default.',
+    '',
     `## Machine (${results.date})`,
     '',
     '| CPUs | CPU model | Memory | Load (1 min) at start | Node | Temporal CLI | Postgres |',
     '|---|---|---|---|---|---|---|',
     `| ${m.cpus} | ${m.cpu_model} | ${m.memory_gb} GB | ${m.load_average_1m} | ${m.node} | ${m.temporal_cli} | ${m.postgres} |`,
     '',
-    `Total bench time: ${Math.round(results.total_duration_s)} s.`,
+    `Last run: ${results.scenarios.length === 0 ? 'nothing' : `${Math.round(results.total_duration_s)} s`} (scenarios measured at other dates say so below).`,
     '',
     '## Results',
     '',
@@ -80,19 +88,22 @@ export function renderMarkdown(results: Results): string {
   lines.push('');
   for (const s of results.scenarios) {
     lines.push(`## ${s.title}`, '', `\`npm run bench -- ${s.name}\` · ${Math.round(s.duration_s)} s${s.date.slice(0, 10) !== day ? ` · measured ${s.date}` : ''}`, '');
-    lines.push(s.method, '');
+    const text = texts.get(s.name);
+    lines.push(`**Method.** ${text?.method ?? s.method}`, '');
+    if (s.notes.length > 0 || s.error) lines.push('**This run.**', '');
     for (const note of s.notes) lines.push(`- ${note}`);
     if (s.error) lines.push(`- Failed: \`${s.error.split('\n')[0]}\``);
     lines.push('');
+    if (text?.analysis) lines.push(`**Analysis.** ${text.analysis}`, '');
   }
   return lines.join('\n');
 }
 
 /** Writes both files. */
-export function writeResults(jsonPath: string, markdownPath: string, results: Results): void {
+export function writeResults(jsonPath: string, markdownPath: string, results: Results, scenarios: readonly Scenario[]): void {
   mkdirSync(dirname(jsonPath), { recursive: true });
   writeFileSync(jsonPath, `${JSON.stringify(results, null, 2)}\n`);
-  writeFileSync(markdownPath, renderMarkdown(results));
+  writeFileSync(markdownPath, renderMarkdown(results, scenarios));
 }
 
 /** Turns a scenario's figures into records with their verdicts. */

@@ -26,6 +26,8 @@ export interface Scenario {
   title: string;
   /** How it is measured and what "ideal" means, for BENCHMARKS.md. */
   method: string;
+  /** What the figures mean and why a target is missed: mechanisms; this run's numbers are in the notes. */
+  analysis?: string;
   run(env: BenchEnv, log: (line: string) => void): Promise<ScenarioResult>;
 }
 

@@ -1,6 +1,6 @@
 /**
- * Small statistics for noisy machines: medians and percentiles of repeated samples, and A/B
- * alternation so slow phases of a shared machine hit both sides alike.
+ * Small statistics for noisy machines: medians and percentiles of repeated samples, and
+ * interleaved repetitions so slow phases of a shared machine hit every variant alike.
  */
 
 /** The p-th percentile (0–100) by nearest rank; NaN for no samples. */

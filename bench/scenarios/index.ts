@@ -1,8 +1,21 @@
 /** Every scenario, in the order `npm run bench` runs them. */
 import type { Scenario } from '../lib/scenario';
+import { consolidation } from './consolidation';
 import { eagerVsLevels } from './eager-vs-levels';
 import { interpretationOverhead } from './interpretation-overhead';
+import { metricsContention } from './metrics-contention';
 import { parallelEfficiency } from './parallel-efficiency';
+import { planSize } from './plan-size';
+import { retrieval } from './retrieval';
 import { throughput } from './throughput';
 
-export const SCENARIOS: readonly Scenario[] = [interpretationOverhead, parallelEfficiency, eagerVsLevels, throughput];
+export const SCENARIOS: readonly Scenario[] = [
+  interpretationOverhead,
+  parallelEfficiency,
+  eagerVsLevels,
+  throughput,
+  consolidation,
+  retrieval,
+  metricsContention,
+  planSize,
+];

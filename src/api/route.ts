@@ -3,7 +3,7 @@
  * types the handler and feeds the OpenAPI document served at /docs.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { formatPath } from '../domain/graph';
 import { DomainError } from '../errors';
 import type { Principal } from './auth';

@@ -1,7 +1,7 @@
 /**
  * The HTTP API (SPEC §6): Fastify, one error handler, routes declared with zod schemas.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Services } from '../services';
 import { ANONYMOUS, keyFromHeaders, type Principal } from './auth';
 import { errorBody, handleError } from './errors';
@@ -9,6 +9,8 @@ import { parseWith, type RouteDefinition } from './route';
 import { allRoutes } from './routes';
 import { buildOpenApi } from './openapi';
 import { DomainError } from '../errors';
+import { formatPath } from '../domain/graph';
+import { MAX_JSON_DEPTH, tooDeepPath } from '../domain/json-depth';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -16,16 +18,44 @@ declare module 'fastify' {
   }
 }
 
+export interface ApiOptions {
+  logger?: boolean;
+  /** Where the logger writes (stdout by default); tests capture it to check what is logged. */
+  logStream?: NodeJS.WritableStream;
+}
+
+/** A request as logged: query values are dropped, since a caller may put a key or token there. */
+function requestForLog(request: FastifyRequest) {
+  const [path, query] = request.url.split('?');
+  const names = query ? [...new URLSearchParams(query).keys()].map((name) => `${name}=…`).join('&') : '';
+  return { method: request.method, url: names ? `${path}?${names}` : path, host: request.host, remoteAddress: request.ip };
+}
+
 /** Builds the API over the given services (does not listen). */
-export async function buildApi(services: Services, options: { logger?: boolean } = {}): Promise<FastifyInstance> {
+export async function buildApi(services: Services, options: ApiOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ? { level: services.config.LOG_LEVEL, redact: ['req.headers.authorization', 'req.headers["x-api-key"]'] } : false,
+    logger: options.logger
+      ? {
+          level: services.config.LOG_LEVEL,
+          redact: ['req.headers.authorization', 'req.headers["x-api-key"]'],
+          serializers: { req: requestForLog },
+          ...(options.logStream && { stream: options.logStream }),
+        }
+      : false,
     bodyLimit: services.config.API_BODY_LIMIT_BYTES,
   });
   app.decorateRequest('principal', null as unknown as Principal);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => {
     void reply.status(404).send(errorBody('not_found', `no route ${request.method} ${request.url.split('?')[0]}`));
+  });
+  // Recursive code downstream (serializers, Postgres' jsonb parser) overflows on deep nesting.
+  app.addHook('preValidation', async (request) => {
+    const deep = tooDeepPath(request.body);
+    if (!deep) return;
+    const field = formatPath(['body', ...deep]);
+    const message = `nested deeper than ${MAX_JSON_DEPTH} levels`;
+    throw new DomainError('bad_request', `invalid body: ${field}: ${message}`, { fields: [{ field, message }] });
   });
   app.addHook('onRequest', async (request) => {
     request.principal = ANONYMOUS;

@@ -6,7 +6,9 @@ import { randomUUID } from 'node:crypto';
 import type { Client, WorkflowHandleWithFirstExecutionRunId, WorkflowStartOptions } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { inputProblems } from '../../activities/run-activities';
-import { validatePlanGraph } from '../domain/graph';
+import { DEFAULT_RUN_INPUT_LIMIT_BYTES } from '../config';
+import { formatPath, validatePlanGraph } from '../domain/graph';
+import { tooDeepPath } from '../domain/json-depth';
 import type { MemoryRecord, PlanGraphPayload, TrustContext } from '../domain/records';
 import type { planExecutorWorkflow } from '../../workflows/plan-executor';
 import { DomainError } from '../errors';
@@ -29,12 +31,31 @@ export interface StartRunOptions {
   idPolicy?: Pick<WorkflowStartOptions, 'workflowIdReusePolicy' | 'workflowIdConflictPolicy'>;
   /** Extra memo fields (e.g. the selection that picked the plan). */
   memo?: Record<string, unknown>;
+  /** RUN_INPUT_LIMIT_BYTES; its default when not given. */
+  inputLimitBytes?: number;
 }
 
 /** Workflow id of a run: readable in the UI, unique per run. */
 export function runWorkflowId(plan: PlanGraphPayload): string {
   const slug = plan.plan_id.replace(/[^A-Za-z0-9_.-]+/g, '-').slice(0, 60);
   return `plan-${slug}-${randomUUID()}`;
+}
+
+/**
+ * Refuses run inputs Temporal could not carry or that would overflow recursive code, before
+ * anything starts, naming the field.
+ */
+function assertInputsFit(inputs: Record<string, unknown>, limitBytes: number): void {
+  const deep = tooDeepPath(inputs);
+  if (deep) throw new DomainError('invalid_inputs', `run inputs are nested too deeply at ${formatPath(['inputs', ...deep])}`, { field: 'inputs', path: formatPath(deep) });
+  const size = Buffer.byteLength(JSON.stringify(inputs));
+  if (size > limitBytes) {
+    throw new DomainError('payload_too_large', `run inputs are ${size} bytes; the limit is ${limitBytes} (RUN_INPUT_LIMIT_BYTES)`, {
+      field: 'inputs',
+      size_bytes: size,
+      limit_bytes: limitBytes,
+    });
+  }
 }
 
 /** Validates a stored plan and its inputs, then starts the executor workflow. */
@@ -50,6 +71,7 @@ export async function startPlanRun(options: StartRunOptions): Promise<WorkflowHa
     throw new DomainError('invalid_plan', `plan ${record.id} is not runnable: ${issues.map((i) => i.message).join("; ")}`, { issues });
   }
   const inputs = options.inputs ?? {};
+  assertInputsFit(inputs, options.inputLimitBytes ?? DEFAULT_RUN_INPUT_LIMIT_BYTES);
   const problems = inputProblems(payload.inputs_schema, inputs);
   if (problems.length > 0) throw new DomainError('invalid_inputs', `run inputs do not match the plan's inputs_schema`, { problems });
 

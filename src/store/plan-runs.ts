@@ -14,6 +14,16 @@ export interface RunStart {
   started_at: string;
 }
 
+/** A run row not closed yet. */
+export type OpenRun = {
+  workflow_id: string;
+  run_id: string;
+  plan_id: string;
+  plan_revision: number;
+  /** As Postgres renders timestamptz (drizzle's raw queries return text). */
+  started_at: string;
+};
+
 /** Creates a store over the run rows and plan counters. */
 export function createRunStore(db: Db) {
   return {
@@ -60,12 +70,18 @@ export function createRunStore(db: Db) {
       });
     },
 
-    /** Run rows still open, oldest first (for reconciling runs that were terminated). */
-    async openRuns(olderThan: Date, limit: number) {
-      const result = await db.execute<{ workflow_id: string; run_id: string; plan_id: string; plan_revision: number; started_at: Date }>(sql`
+    /**
+     * Run rows still open, oldest first (for reconciling runs that were terminated); `after`
+     * pages on past the last row of the previous page.
+     */
+    async openRuns(olderThan: Date, limit: number, after?: OpenRun) {
+      const page = after
+        ? sql`AND (started_at, workflow_id, run_id) > (${after.started_at}::timestamptz, ${after.workflow_id}, ${after.run_id})`
+        : sql``;
+      const result = await db.execute<OpenRun>(sql`
         SELECT workflow_id, run_id, plan_id, plan_revision, started_at FROM plan_runs
-         WHERE finished_at IS NULL AND started_at < ${olderThan.toISOString()}
-         ORDER BY started_at LIMIT ${limit}`);
+         WHERE finished_at IS NULL AND started_at < ${olderThan.toISOString()} ${page}
+         ORDER BY started_at, workflow_id, run_id LIMIT ${limit}`);
       return result.rows;
     },
 

@@ -3,10 +3,12 @@
  * their dependencies in one place.
  */
 import { resolve } from 'node:path';
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import type { NativeConnection} from '@temporalio/worker';
+import { Worker, type WorkerOptions } from '@temporalio/worker';
 import { createOpActivities, createOpRegistry, loadOpModules, type OpRegistry } from '../../activities/op-registry';
 import { builtinOps } from '../../activities/ops/builtins';
 import { createConsolidationActivities } from '../../activities/consolidation-activities';
+import { createReconcileActivities } from '../../activities/reconcile-activities';
 import { createRunActivities } from '../../activities/run-activities';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
@@ -37,6 +39,7 @@ export function createActivities(deps: Pick<WorkerDeps, 'config' | 'db' | 'regis
     ...createOpActivities(deps.registry, { outputLimitBytes: deps.config.NODE_OUTPUT_LIMIT_BYTES }),
     ...createRunActivities({ runs: createRunStore(deps.db), registry: deps.registry }),
     ...createConsolidationActivities({ db: deps.db, embedder: createEmbedder(deps.config) }),
+    ...createReconcileActivities({ runs: createRunStore(deps.db) }),
   };
 }
 

@@ -63,6 +63,10 @@ describe('plangraph history export / replay', () => {
     const byId = await plangraph('replay', workflowId);
     expect(byId).toMatchObject({ code: 0, stdout: `replay ok (${events} events)\n` });
 
+    // Visibility is eventually consistent: wait (with a deadline) until the closed run is listed.
+    const query = `PlanId='${planRecordId}' AND ExecutionStatus != 'Running'`;
+    const deadline = Date.now() + 10_000;
+    while ((await ctx.client.workflow.count(query)).count === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     const byQuery = await plangraph('replay', '--all', '--query', `PlanId='${planRecordId}'`);
     expect(byQuery.code).toBe(0);
     expect(byQuery.stdout).toContain(`${workflowId} (`);

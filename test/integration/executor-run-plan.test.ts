@@ -1,0 +1,89 @@
+/** The library behind `plangraph run`: runPlan (store a payload or use an id) and followRun. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { NodeStatus } from '../../src/domain/run-state';
+import { followRun } from '../../src/runs/follow-run';
+import { runPlan, type RunPlanDeps } from '../../src/runs/run-plan';
+import { createRecordStore } from '../../src/store/records';
+import { createRevisionStore } from '../../src/store/revisions';
+import { loadOpRegistry } from '../../src/temporal/worker';
+import { runRows } from './executor-helpers';
+import { createTestContext, uid, type TestContext } from './harness';
+
+let ctx: TestContext;
+let deps: RunPlanDeps;
+beforeAll(async () => {
+  ctx = await createTestContext();
+  deps = {
+    config: ctx.config,
+    registry: await loadOpRegistry(ctx.config),
+    temporal: { connection: ctx.connection, client: ctx.client },
+    records: createRecordStore(ctx.db),
+    revisions: createRevisionStore(ctx.db),
+  };
+});
+afterAll(() => ctx?.close());
+
+const payload = (intent: string, b = 2) => ({
+  kind: 'plan_graph',
+  plan_id: uid('file'),
+  intent,
+  inputs_schema: { type: 'object', required: ['x'] },
+  nodes: [
+    { id: 'sum', op: 'add', params: { a: '{{inputs.x}}', b } },
+    { id: 'wait', op: 'flaky', params: { fail_times: 1 }, policy: { retry: { initial_interval: '50ms' } } },
+    { id: 'show', op: 'echo', params: { text: 'x+b={{nodes.sum.output.sum}}' } },
+  ],
+  edges: [
+    { from: 'sum', to: 'show', kind: 'data' },
+    { from: 'wait', to: 'show', kind: 'control' },
+  ],
+});
+
+describe('runPlan and followRun', () => {
+  it('stores a payload, runs it, and reports every node state change live', async () => {
+    const plan = payload(uid('intent'));
+    const changes: Array<Pick<NodeStatus, 'id' | 'state' | 'attempts'>> = [];
+    const status = await ctx.withWorker(async () => {
+      const started = await runPlan(deps, { plan: { payload: plan }, inputs: { x: 40 } });
+      expect(started.stored).toBe(true);
+      return followRun(started.handle, (n) => changes.push({ id: n.id, state: n.state, attempts: n.attempts }), { pollMs: 20 });
+    });
+    expect(status.state).toBe('succeeded');
+    expect(status.nodes.find((n) => n.id === 'show')!.output).toMatchObject({ text: 'x+b=42' });
+    // Every node's last reported change is its final state, and "show" was seen waiting or running first.
+    for (const node of status.nodes) expect(changes.filter((c) => c.id === node.id).at(-1)).toMatchObject({ state: node.state, attempts: node.attempts });
+    expect(changes.filter((c) => c.id === 'show').length).toBeGreaterThan(1);
+  });
+
+  it('reuses the record when the same payload is run twice, and runs a stored plan by id', async () => {
+    const plan = payload(uid('intent'));
+    const [first, second, byId] = await ctx.withWorker(async () => {
+      const a = await runPlan(deps, { plan: { payload: plan }, inputs: { x: 1 } });
+      const b = await runPlan(deps, { plan: { payload: plan }, inputs: { x: 2 } });
+      const c = await runPlan(deps, { plan: { id: a.record.id }, inputs: { x: 3 } });
+      for (const s of [a, b, c]) await followRun(s.handle, () => undefined);
+      return [a, b, c];
+    });
+    expect([first.stored, second.stored, byId.stored]).toEqual([true, false, false]);
+    expect(new Set([first.record.id, second.record.id, byId.record.id]).size).toBe(1);
+    expect(await runRows(ctx.db, first.record.id)).toHaveLength(3);
+  });
+
+  it('refuses a different plan of the same structure as a conflict', async () => {
+    const intent = uid('intent');
+    await runPlan(deps, { plan: { payload: payload(intent, 2) }, inputs: { x: 1 } });
+    await expect(runPlan(deps, { plan: { payload: payload(intent, 3) }, inputs: { x: 1 } })).rejects.toMatchObject({ code: 'conflict' });
+  });
+
+  it('stores nothing for an invalid plan, an unknown op or bad inputs', async () => {
+    const intent = uid('intent');
+    const unknownOp = { ...payload(intent), nodes: [{ id: 'a', op: 'teleport' }], edges: [] };
+    await expect(runPlan(deps, { plan: { payload: unknownOp } })).rejects.toMatchObject({ code: 'invalid_plan', details: { issues: [expect.objectContaining({ code: 'unknown_op' })] } });
+    await expect(runPlan(deps, { plan: { payload: payload(intent) }, inputs: {} })).rejects.toMatchObject({ code: 'invalid_inputs' });
+    await expect(runPlan(deps, { plan: { id: '00000000-0000-4000-8000-000000000000' } })).rejects.toMatchObject({ code: 'not_found' });
+    // The valid payload was never stored by the refused call, so storing it now is a fresh record.
+    const stored = await runPlan(deps, { plan: { payload: payload(intent) }, inputs: { x: 1 } });
+    expect(stored.stored).toBe(true);
+    await stored.handle.terminate('not needed');
+  });
+});

@@ -1,0 +1,99 @@
+/**
+ * Security at the boundaries: API keys and secrets never reach the logs, and the HTTP op only
+ * calls hosts HTTP_OP_ALLOWED_HOSTS lists — not even through a redirect.
+ */
+import { createServer, type Server } from 'node:http';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashKey } from '../../src/api/auth';
+import { buildApi } from '../../src/api/server';
+import { startPlanRun } from '../../src/runs/start-run';
+import { createApiTestContext, type ApiTestContext } from './api-harness';
+import { byId, settle } from './executor-helpers';
+import { uid } from './harness';
+import { storePlan } from './plans';
+
+const SECRET = `sk-embedding-${uid('secret')}`;
+let ctx: ApiTestContext;
+beforeAll(async () => {
+  ctx = await createApiTestContext({ LOG_LEVEL: 'debug', EMBEDDING_API_KEY: SECRET });
+});
+afterAll(() => ctx?.close());
+
+describe('security: secrets are never logged', () => {
+  it('logs authenticated, rejected and failing requests without the key, its hash or other secrets', async () => {
+    let logged = '';
+    const logStream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        logged += chunk.toString();
+        done();
+      },
+    });
+    const app = await buildApi(ctx.services, { logger: true, logStream });
+    const key = await ctx.key('auditor', 'high');
+    const requests = [
+      { method: 'GET' as const, url: '/v1/plans', headers: { authorization: `Bearer ${key}` } },
+      { method: 'GET' as const, url: '/v1/plans', headers: { 'x-api-key': key } },
+      { method: 'POST' as const, url: '/v1/retrieve', headers: { authorization: `Bearer ${key}` }, payload: { task_descriptor: 'x', trust: { max_sensitivity: 'high', authenticated: true } } },
+      { method: 'POST' as const, url: '/v1/episodes', headers: { authorization: `Bearer ${key}` }, payload: { payload: { kind: 'nonsense' } } },
+      { method: 'GET' as const, url: '/v1/plans', headers: { authorization: `Bearer ${key}x` } },
+      { method: 'GET' as const, url: `/v1/plans?api_key=${key}`, headers: {} },
+    ];
+    const statuses = [];
+    for (const request of requests) statuses.push((await app.inject(request)).statusCode);
+    await app.close();
+    expect(statuses).toEqual([200, 200, 200, 400, 401, 200]);
+    // The logger did log each request, so the absence below means something.
+    expect(logged.match(/incoming request/g)?.length).toBe(requests.length);
+    for (const secret of [key, hashKey(key), hashKey(`${key}x`), SECRET]) expect(logged).not.toContain(secret);
+    expect(logged).toContain('/v1/plans?api_key=…');
+  });
+});
+
+describe('security: the HTTP op honours HTTP_OP_ALLOWED_HOSTS', () => {
+  let server: Server;
+  let base: string;
+  const hits: string[] = [];
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      hits.push(req.url ?? '');
+      if (req.url === '/redirect') {
+        res.writeHead(302, { location: `http://localhost:${(server.address() as { port: number }).port}/secret` });
+        res.end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ path: req.url }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  async function runHttp(path: string, allowedHosts: string[]) {
+    const record = await storePlan(ctx.db, { intent: uid('http'), nodes: [{ id: 'call', op: 'http_request', params: { url: `${base}${path}` } }] });
+    return ctx.withWorker(async () => settle(await startPlanRun({ client: ctx.client, taskQueue: ctx.taskQueue, record })), { HTTP_OP_ALLOWED_HOSTS: allowedHosts });
+  }
+
+  it('calls a listed host', async () => {
+    const { status } = await runHttp('/ok', ['127.0.0.1']);
+    expect(status.state).toBe('succeeded');
+    expect(byId(status).call!.output).toMatchObject({ status: 200, body: { path: '/ok' } });
+    expect(hits).toContain('/ok');
+  });
+
+  it('refuses an unlisted host non-retryably, without sending a request', async () => {
+    const before = hits.length;
+    const { status } = await runHttp('/refused', ['api.example.com']);
+    expect(status.state).toBe('failed');
+    expect(byId(status).call).toMatchObject({ state: 'failed', attempts: 1, error: { type: 'host_not_allowed' } });
+    expect(hits.length).toBe(before);
+  });
+
+  it('does not follow a redirect from a listed host to an unlisted one', async () => {
+    const before = hits.length;
+    const { status } = await runHttp('/redirect', ['127.0.0.1']);
+    expect(byId(status).call!.output).toMatchObject({ status: 302, headers: { location: expect.stringContaining('localhost') } });
+    expect(hits.slice(before)).toEqual(['/redirect']);
+  });
+});
