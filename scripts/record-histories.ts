@@ -11,15 +11,13 @@
  * record it, and it proves the patch keeps old runs replaying. This script only writes the files
  * of the scenarios it runs; such frozen files are replayed but never rewritten.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import pg from 'pg';
 import { loadConfig, type Config } from '../src/config';
-import { createDb, prepareDatabase, type Db } from '../src/db/client';
+import { createDb, createScratchDatabase, type Db } from '../src/db/client';
+import { freePort } from '../src/net';
 import { generateEpisodes } from '../src/consolidation/generate-episodes';
 import { planGraphPayloadSchema, type PlanGraphPayloadInput } from '../src/domain/records';
 import { statusQuery } from '../src/domain/run-state';
@@ -153,27 +151,6 @@ const SCENARIOS: Scenario[] = [
 /** The patching fixture: the same greeting workflow recorded on v1 and on the patched v2. */
 const FIXTURE_VERSIONS = ['greeting-v1', 'greeting-v2-patched'] as const;
 
-/** A free TCP port on loopback. */
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-async function dropDatabase(adminUrl: string, name: string): Promise<void> {
-  const admin = new URL(adminUrl);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
-  await client.end();
-}
-
 async function recordFixture(client: Client, connection: NativeConnection, version: (typeof FIXTURE_VERSIONS)[number]): Promise<string> {
   const taskQueue = `histories-${version}`;
   const worker = await Worker.create({ connection, taskQueue, workflowsPath: join(FIXTURE_DIR, `${version}.ts`), activities: createGreetingActivities() });
@@ -196,13 +173,10 @@ async function main(only: string[]): Promise<void> {
   const base = loadConfig();
   const cliPath = findTemporalCli(base.TEMPORAL_CLI_PATH);
   if (!cliPath) throw new Error('no Temporal CLI: run `node scripts/setup.mjs` or set TEMPORAL_CLI_PATH');
-  const dbName = `plangraph_histories_${randomBytes(4).toString('hex')}`;
-  const dbUrl = new URL(base.DATABASE_URL);
-  dbUrl.pathname = `/${dbName}`;
-  await prepareDatabase(dbUrl.toString());
+  const database = await createScratchDatabase(base.DATABASE_URL, 'plangraph_histories');
   const server = await startDevServer({ cliPath, port: await freePort() });
   const config: Config = loadConfig({
-    DATABASE_URL: dbUrl.toString(),
+    DATABASE_URL: database.url,
     TEMPORAL_ADDRESS: server.address,
     TEMPORAL_TASK_QUEUE: TASK_QUEUE,
     OPS_MODULES: join(ROOT, 'test/fixtures/test-ops.ts'),
@@ -233,7 +207,7 @@ async function main(only: string[]): Promise<void> {
     await nativeConnection.close();
     await db.$client.end();
     await server.stop();
-    await dropDatabase(base.DATABASE_URL, dbName);
+    await database.drop();
   }
 }
 

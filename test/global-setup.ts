@@ -2,17 +2,15 @@
  * One Temporal dev server and one fresh Postgres database per test run; workflows bundled once.
  * Each test file then connects with its own task queue (see test/integration/harness.ts).
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../src/config';
-import { prepareDatabase } from '../src/db/client';
+import { createScratchDatabase } from '../src/db/client';
+import { freePort } from '../src/net';
 import { findTemporalCli } from '../src/temporal/cli-binary';
 import { SEARCH_ATTRIBUTES, startDevServer } from '../src/temporal/dev-server';
 import { WORKFLOWS_PATH } from '../src/temporal/worker';
@@ -26,24 +24,9 @@ declare module 'vitest' {
   }
 }
 
-/** A free TCP port on loopback. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const config = loadConfig();
-  const dbName = `plangraph_test_${randomBytes(4).toString('hex')}`;
-  const dbUrl = new URL(config.DATABASE_URL);
-  dbUrl.pathname = `/${dbName}`;
-  await prepareDatabase(dbUrl.toString());
+  const database = await createScratchDatabase(config.DATABASE_URL, 'plangraph_test');
 
   const cliPath = findTemporalCli(config.TEMPORAL_CLI_PATH);
   let stopTemporal: () => Promise<void>;
@@ -66,18 +49,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
   writeFileSync(bundlePath, bundle.code);
 
   project.provide('temporalAddress', address);
-  project.provide('databaseUrl', dbUrl.toString());
+  project.provide('databaseUrl', database.url);
   project.provide('workflowBundlePath', bundlePath);
   project.provide('temporalCliPath', cliPath ?? '');
 
   return async () => {
     await stopTemporal();
-    const admin = new URL(config.DATABASE_URL);
-    admin.pathname = '/postgres';
-    const client = new pg.Client({ connectionString: admin.toString() });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(dbName)} WITH (FORCE)`);
-    await client.end();
+    await database.drop();
   };
 }
 

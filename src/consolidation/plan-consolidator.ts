@@ -11,6 +11,7 @@ import type { Queryable } from '../store/records';
 import type { Embedder } from '../embeddings/embedder';
 import { sensitivityRank, type EpisodicPayload, type PlanGraphPayload, type Sensitivity } from '../domain/records';
 import { structureKey } from '../domain/structure';
+import { ACCUMULATE_PLAN_STATS } from '../store/plan-runs';
 import { embeddingText } from '../store/records';
 import {
   convertedPlanIssues,
@@ -171,12 +172,7 @@ export function createPlanConsolidator(deps: { db: Db; embedder?: Embedder }) {
               SELECT c.record_id, sum(i.successes), sum(i.failures), coalesce(sum(i.latency_ms), 0), count(i.latency_ms), now()
                 FROM claimed c JOIN input i ON i.episode_id = c.episode_id
                GROUP BY c.record_id ORDER BY c.record_id
-              ON CONFLICT (plan_id) DO UPDATE SET
-                successes = s.successes + EXCLUDED.successes,
-                failures = s.failures + EXCLUDED.failures,
-                latency_sum_ms = s.latency_sum_ms + EXCLUDED.latency_sum_ms,
-                latency_samples = s.latency_samples + EXCLUDED.latency_samples,
-                last_executed_at = GREATEST(s.last_executed_at, EXCLUDED.last_executed_at)
+              ${ACCUMULATE_PLAN_STATS}
             )
             SELECT episode_id FROM claimed`)
         ).rows.length;

@@ -1,6 +1,7 @@
 /**
  * Postgres connection, database creation and migrations. The only module that opens pools.
  */
+import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
@@ -56,4 +57,29 @@ export async function prepareDatabase(url: string): Promise<void> {
   } finally {
     await db.$client.end();
   }
+}
+
+/**
+ * A throwaway database next to the one in `baseUrl` (tests, benchmarks, history recording):
+ * created and migrated now, dropped (even with open connections) by `drop()`.
+ */
+export async function createScratchDatabase(baseUrl: string, prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const url = new URL(baseUrl);
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+  url.pathname = `/${name}`;
+  await prepareDatabase(url.toString());
+  return {
+    url: url.toString(),
+    async drop() {
+      const admin = new URL(baseUrl);
+      admin.pathname = '/postgres';
+      const client = new pg.Client({ connectionString: admin.toString() });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
 }

@@ -24,6 +24,17 @@ export type OpenRun = {
   started_at: string;
 };
 
+/**
+ * The conflict clause of an `INSERT INTO plan_stats AS s …`: adds the new counts to the stored
+ * ones in place, so concurrent writers never lose an update.
+ */
+export const ACCUMULATE_PLAN_STATS = sql`ON CONFLICT (plan_id) DO UPDATE SET
+  successes = s.successes + EXCLUDED.successes,
+  failures = s.failures + EXCLUDED.failures,
+  latency_sum_ms = s.latency_sum_ms + EXCLUDED.latency_sum_ms,
+  latency_samples = s.latency_samples + EXCLUDED.latency_samples,
+  last_executed_at = GREATEST(s.last_executed_at, EXCLUDED.last_executed_at)`;
+
 /** Creates a store over the run rows and plan counters. */
 export function createRunStore(db: Db) {
   return {
@@ -59,12 +70,7 @@ export function createRunStore(db: Db) {
           SELECT plan_id, (status = 'succeeded')::int, (status <> 'succeeded')::int, latency_ms, 1, finished_at
             FROM closed
            WHERE EXISTS (SELECT 1 FROM memory_records r WHERE r.id = closed.plan_id)
-          ON CONFLICT (plan_id) DO UPDATE SET
-            successes = s.successes + EXCLUDED.successes,
-            failures = s.failures + EXCLUDED.failures,
-            latency_sum_ms = s.latency_sum_ms + EXCLUDED.latency_sum_ms,
-            latency_samples = s.latency_samples + EXCLUDED.latency_samples,
-            last_executed_at = GREATEST(s.last_executed_at, EXCLUDED.last_executed_at)
+          ${ACCUMULATE_PLAN_STATS}
           RETURNING plan_id`);
         return counted.rows.length > 0;
       });

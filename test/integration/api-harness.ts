@@ -7,12 +7,10 @@
  * decide whether these tests see a confident pick or `needs_more`. Within the file, each test
  * isolates its plans further with a scope of its own.
  */
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApi } from '../../src/api/server';
-import { prepareDatabase } from '../../src/db/client';
+import { createScratchDatabase } from '../../src/db/client';
 import type { Sensitivity } from '../../src/domain/records';
 import { createServices, type Services } from '../../src/services';
 import { createTestContext, type TestContext } from './harness';
@@ -28,27 +26,9 @@ export interface ApiTestContext extends TestContext {
   count(table: 'memory_records' | 'plan_runs' | 'audit_log'): Promise<number>;
 }
 
-/** A database of this file's own, next to the run's shared one, created and migrated. */
-async function privateDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const url = new URL(inject('databaseUrl'));
-  const name = `${url.pathname.slice(1)}_${randomBytes(4).toString('hex')}`;
-  url.pathname = `/${name}`;
-  await prepareDatabase(url.toString());
-  return {
-    url: url.toString(),
-    async drop() {
-      const admin = new URL(url);
-      admin.pathname = '/postgres';
-      const client = new pg.Client({ connectionString: admin.toString() });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
-      await client.end();
-    },
-  };
-}
-
 export async function createApiTestContext(overrides: Record<string, string> = {}): Promise<ApiTestContext> {
-  const database = await privateDatabase();
+  // A database of this file's own: selection confidence depends on every plan the caller can see.
+  const database = await createScratchDatabase(inject('databaseUrl'), `${new URL(inject('databaseUrl')).pathname.slice(1)}_api`);
   const ctx = await createTestContext({ DATABASE_URL: database.url, ...overrides });
   const services = await createServices(ctx.config);
   const app = await buildApi(services);

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANONYMOUS } from '../../src/api/auth';
 import type { IntentResponse } from '../../src/intents/schemas';
 import { idempotentWorkflowId } from '../../src/intents/submit-intent';
-import { freePort } from '../global-setup';
+import { freePort } from '../../src/net';
 import { until } from './executor-helpers';
 import { spawnReady, type ChildHandle } from './fault-processes';
 import { createTestContext, uid, type TestContext } from './harness';

@@ -3,10 +3,9 @@
  * file uses a database of its own (created and migrated here) instead of the run's shared one.
  */
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { createDb, prepareDatabase, type Db } from '../../src/db/client';
+import { createDb, createScratchDatabase, type Db } from '../../src/db/client';
 import { EMBEDDING_DIMENSIONS } from '../../src/db/schema';
 import { planGraphPayloadSchema, type Sensitivity } from '../../src/domain/records';
 import { hashEmbedder, type Embedder } from '../../src/embeddings/embedder';
@@ -34,27 +33,17 @@ const axisEmbedder: Embedder = {
   embed: async (texts) => texts.map((t) => (t.startsWith('axis:') ? axis(Number(t.slice(5))) : new Array(EMBEDDING_DIMENSIONS).fill(0))),
 };
 
-let adminUrl: URL;
-let dbName: string;
+let database: Awaited<ReturnType<typeof createScratchDatabase>>;
 let db: Db;
 const threshold = 0.7;
 
 beforeAll(async () => {
-  adminUrl = new URL(inject('databaseUrl'));
-  dbName = `${adminUrl.pathname.slice(1)}_retrieval_${uid('r').slice(2)}`;
-  const url = new URL(adminUrl);
-  url.pathname = `/${dbName}`;
-  await prepareDatabase(url.toString());
-  db = createDb(url.toString());
+  database = await createScratchDatabase(inject('databaseUrl'), `${new URL(inject('databaseUrl')).pathname.slice(1)}_retrieval`);
+  db = createDb(database.url);
 });
 afterAll(async () => {
   await db?.$client.end();
-  const admin = new URL(adminUrl);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(dbName)} WITH (FORCE)`);
-  await client.end();
+  await database?.drop();
 });
 
 /** Empties the private database so each test sees only its own records. */
