@@ -5,15 +5,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, type WorkerOptions } from '@temporalio/worker';
-import pg from 'pg';
 import type { OpRegistry } from '../../activities/op-registry';
 import type { Config } from '../../src/config';
-import { createDb, prepareDatabase, type Db } from '../../src/db/client';
+import { createDb, createScratchDatabase, type Db } from '../../src/db/client';
+import { freePort } from '../../src/net';
 import { hashEmbedder } from '../../src/embeddings/embedder';
 import { findTemporalCli } from '../../src/temporal/cli-binary';
 import { startDevServer } from '../../src/temporal/dev-server';
@@ -21,17 +20,6 @@ import { createWorker, loadOpRegistry } from '../../src/temporal/worker';
 import { createRecordStore, type RecordStore } from '../../src/store/records';
 
 const BENCH_WORKFLOWS_PATH = resolve(import.meta.dirname, '../workflows/index.ts');
-
-/**
- * The dev server's history queues read at most 20 batches a second per shard by default: after
- * a short burst every task dispatch waits ~40 ms, which would dominate every figure here.
- * Production clusters tune these; the bench lifts them so it measures plangraph, not the throttle.
- */
-export const DEV_SERVER_DYNAMIC_CONFIG = {
-  'history.transferProcessorMaxPollRPS': 10_000,
-  'history.timerProcessorMaxPollRPS': 10_000,
-  'history.visibilityProcessorMaxPollRPS': 10_000,
-};
 
 export interface BenchEnv {
   config: Config;
@@ -43,6 +31,8 @@ export interface BenchEnv {
   cliPath: string;
   /** Process id of the dev server, for CPU accounting. */
   serverPid: number;
+  /** The workflow bundle the bench workers run (also for replaying histories). */
+  bundlePath: string;
   /** Runs a worker (bench bundle, all activities) on a fresh task queue while `fn` runs. */
   withWorker<T>(fn: (taskQueue: string) => Promise<T>, options?: Partial<WorkerOptions>): Promise<T>;
   close(): Promise<void>;
@@ -53,31 +43,7 @@ export function uid(prefix: string): string {
   return `${prefix}-${randomBytes(5).toString('hex')}`;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => done(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
 const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error };
-
-async function dropDatabase(url: string): Promise<void> {
-  const name = decodeURIComponent(new URL(url).pathname.slice(1));
-  const admin = new URL(url);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
-  } finally {
-    await client.end();
-  }
-}
 
 /** Starts everything the scenarios need; `close()` tears it all down again. */
 export async function startBenchEnv(base: Config, log: (line: string) => void): Promise<BenchEnv> {
@@ -85,18 +51,16 @@ export async function startBenchEnv(base: Config, log: (line: string) => void): 
   const cliPath = findTemporalCli(base.TEMPORAL_CLI_PATH);
   if (!cliPath) throw new Error('no Temporal CLI found: run `node scripts/setup.mjs` or set TEMPORAL_CLI_PATH');
 
-  const dbUrl = new URL(base.DATABASE_URL);
-  dbUrl.pathname = `/plangraph_bench_${randomBytes(4).toString('hex')}`;
   const cleanups: Array<() => Promise<unknown>> = [];
   const close = async () => {
     for (const cleanup of cleanups.reverse()) await cleanup().catch((err: unknown) => log(`cleanup failed: ${String(err)}`));
   };
   try {
-    log(`database ${dbUrl.pathname.slice(1)}`);
-    await prepareDatabase(dbUrl.toString());
-    cleanups.push(() => dropDatabase(dbUrl.toString()));
+    const database = await createScratchDatabase(base.DATABASE_URL, 'plangraph_bench');
+    log(`database ${new URL(database.url).pathname.slice(1)}`);
+    cleanups.push(() => database.drop());
 
-    const server = await startDevServer({ cliPath, port: await freePort(), dynamicConfig: DEV_SERVER_DYNAMIC_CONFIG });
+    const server = await startDevServer({ cliPath, port: await freePort() });
     cleanups.push(() => server.stop());
     log(`Temporal dev server on ${server.address}`);
 
@@ -106,7 +70,7 @@ export async function startBenchEnv(base: Config, log: (line: string) => void): 
     const bundlePath = join(bundleDir, 'workflows.js');
     writeFileSync(bundlePath, bundle.code);
 
-    const config: Config = { ...base, DATABASE_URL: dbUrl.toString(), TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: 'default' };
+    const config: Config = { ...base, DATABASE_URL: database.url, TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: 'default' };
     // Large enough for 200 concurrent runs' activities plus the bench's own queries.
     const db = createDb(config.DATABASE_URL, 20);
     cleanups.push(() => db.$client.end());
@@ -125,6 +89,7 @@ export async function startBenchEnv(base: Config, log: (line: string) => void): 
       registry,
       cliPath,
       serverPid: server.process.pid ?? 0,
+      bundlePath,
       async withWorker(fn, options = {}) {
         const taskQueue = uid('bench');
         const worker = await createWorker({ config, db, registry, connection: nativeConnection, workflowBundlePath: bundlePath, taskQueue, extra: options });

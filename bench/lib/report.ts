@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DEV_SERVER_DYNAMIC_CONFIG } from './environment';
+import { UNTHROTTLED_DYNAMIC_CONFIG } from '../../src/temporal/dev-server';
 import type { MachineInfo } from './machine';
 import { meets, type Figure, type Scenario } from './scenario';
 
@@ -65,7 +65,7 @@ export function renderMarkdown(results: Results, scenarios: readonly Scenario[])
     '**Dev server setting.** Out of the box the dev server\'s history queues read at most 20 batches a second per shard, so',
     'after a short burst every activity and workflow task waits ~40 ms before it reaches a worker (measured while building',
     'the bench: 20 sequential `noop` activities took ~2.0 s instead of ~0.45 s). The bench starts its server with',
-    `\`${Object.entries(DEV_SERVER_DYNAMIC_CONFIG).map(([k, v]) => `${k}=${v}`).join('`, `')}\` so the figures measure plangraph,`,
+    `\`${Object.entries(UNTHROTTLED_DYNAMIC_CONFIG).map(([k, v]) => `${k}=${v}`).join('`, `')}\` so the figures measure plangraph,`,
     'not that throttle; `plangraph dev` and the test suite still run with the default.',
     '',
     `## Machine (${results.date})`,

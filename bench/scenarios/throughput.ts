@@ -75,7 +75,7 @@ export const throughput: Scenario = {
     '~100 ms of CPU (bench process and dev server together, read from /proc per batch), about 8 ms per workflow or activity ' +
     'task on this VM, so two idle cores could not run even the baseline at much more than 20 runs/s, and other tenants take ' +
     'part of the two cores. The executor costs ~30 % more CPU per run than the baseline (the `beginRun` local activity and ' +
-    'the `recordRunOutcome` activity with their Postgres transactions, validation at start) and reaches ~0.8–1.0 × its rate. ' +
+    'the `recordRunOutcome` activity with their Postgres transactions, validation at start) and reaches ~0.75–1.0 × its rate. ' +
     '50 runs/s on 2 cores needs ≤ 40 ms of CPU per run — less than bare Temporal costs here — so the target is out of reach ' +
     'on this machine for plangraph and hand-written Temporal code alike. The worker options above remove queueing in the ' +
     'worker (more workflow-task slots and pollers, a cache larger than the burst so nothing is replayed); they cannot remove ' +

@@ -3,34 +3,11 @@
  * `temporal.api.history.v1.History`), read and written in exactly that shape.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import type { History } from '@temporalio/common/lib/proto-utils';
-import proto from '@temporalio/proto';
+// protobufjs 8 is a direct dependency so that these SDK helpers and @temporalio/proto share one copy.
+import { historyFromJSON, historyToJSON, type History } from '@temporalio/common/lib/proto-utils';
 import { DomainError } from '../errors';
 
 export type { History };
-
-/*
- * Why not @temporalio/common's historyFromJSON/historyToJSON: they check `instanceof Type`
- * against their own protobufjs copy, and with this lockfile npm installs separate copies under
- * @temporalio/common and @temporalio/proto (protobufjs 7 for @grpc/proto-loader holds the top
- * level), so every call throws "type must be a Type". Using the protojson of the copy that
- * built @temporalio/proto's types works in either layout. Once protobufjs 8 is deduplicated
- * (a direct "protobufjs": "^8" dependency does it) the SDK functions can replace these lines.
- */
-const protojson = createRequire(createRequire(import.meta.url).resolve('@temporalio/proto'))('protobufjs/ext/protojson') as {
-  fromJson(type: unknown, json: unknown, options: { ignoreUnknownFields: boolean }): unknown;
-  toJson(type: unknown, message: unknown): unknown;
-};
-const HistoryType = proto.temporal.api.history.v1.History;
-
-function historyFromJSON(json: unknown): History {
-  return protojson.fromJson(HistoryType, json, { ignoreUnknownFields: true }) as History;
-}
-
-function historyToJSON(history: History): string {
-  return JSON.stringify(protojson.toJson(HistoryType, HistoryType.fromObject(history)), null, 2);
-}
 
 /** Parses history JSON (a string or an already parsed value); `source` names it in errors. */
 export function parseHistoryJson(json: string | unknown, source: string): History {

