@@ -4,6 +4,7 @@
  * request is a 4xx with the one error shape naming the field, and stores nothing.
  */
 import fc from 'fast-check';
+import { allPaths, type Json, type Path } from '../json-paths';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/domain/json-depth';
 import { createApiTestContext, errorOf, type ApiTestContext } from './api-harness';
@@ -24,8 +25,6 @@ beforeAll(async () => {
 });
 afterAll(() => ctx?.close());
 
-type Json = unknown;
-type Path = Array<string | number>;
 
 function planPayload() {
   return {
@@ -70,18 +69,6 @@ const routes: Array<{ name: string; url: () => string; body: () => Record<string
   },
 ];
 
-function allPaths(value: Json): Path[] {
-  const out: Path[] = [];
-  const stack: Array<{ v: Json; p: Path }> = [{ v: value, p: [] }];
-  while (stack.length > 0) {
-    const { v, p } = stack.pop()!;
-    if (p.length > 0) out.push(p);
-    if (v !== null && typeof v === 'object') {
-      for (const [k, child] of Object.entries(v)) stack.push({ v: child, p: [...p, Array.isArray(v) ? Number(k) : k] });
-    }
-  }
-  return out;
-}
 
 type Mutation =
   | { kind: 'drop' }

@@ -3,10 +3,10 @@
  * Postgres: selection, idempotency, needs_more, trust, waiting and cancelling.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planGraphPayloadSchema, type PlanGraphPayloadInput, type Sensitivity } from '../../src/domain/records';
 import type { IntentResponse, RunView } from '../../src/intents/schemas';
 import { createApiTestContext, errorOf, type ApiTestContext } from './api-harness';
 import { uid } from './harness';
+import { storePlan as storeTestPlan, type PlanSpec } from './plans';
 
 let ctx: ApiTestContext;
 beforeAll(async () => {
@@ -14,28 +14,18 @@ beforeAll(async () => {
 });
 afterAll(() => ctx?.close());
 
-type Spec = Partial<Omit<PlanGraphPayloadInput, 'kind'>> & { scope: string; sensitivity?: Sensitivity };
+type Spec = Partial<PlanSpec> & { scope: string };
 
-/** Stores a plan (embedded by its intent) in a scope of the test's own. */
-async function storePlan(spec: Spec) {
-  const { scope, sensitivity = 'low', ...payload } = spec;
-  return ctx.services.records.create({
-    type: 'plan_graph',
-    sensitivity,
-    confidence: 0.8,
-    scope,
-    payload: planGraphPayloadSchema.parse({
-      kind: 'plan_graph',
-      plan_id: uid('plan'),
-      intent: payload.intent ?? `intent ${scope}`,
-      nodes: payload.nodes ?? [
-        { id: 'a', op: 'echo', params: { value: '{{inputs.word}}' } },
-        { id: 'b', op: 'echo', params: { upstream: '{{nodes.a.output}}' } },
-      ],
-      edges: payload.edges ?? [{ from: 'a', to: 'b', kind: 'data' }],
-      constraints: payload.constraints ?? {},
-      inputs_schema: payload.inputs_schema ?? {},
-    }),
+/** Stores a plan (embedded by its intent) in a scope of the test's own: a→b echo with a data edge. */
+function storePlan(spec: Spec) {
+  return storeTestPlan(ctx.services.records, {
+    intent: `intent ${spec.scope}`,
+    nodes: [
+      { id: 'a', op: 'echo', params: { value: '{{inputs.word}}' } },
+      { id: 'b', op: 'echo', params: { upstream: '{{nodes.a.output}}' } },
+    ],
+    edges: [{ from: 'a', to: 'b', kind: 'data' }],
+    ...spec,
   });
 }
 

@@ -7,10 +7,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planGraphPayloadSchema, type Sensitivity } from '../../src/domain/records';
+import type { Sensitivity } from '../../src/domain/records';
 import type { IntentResponse, RunView } from '../../src/intents/schemas';
 import { createApiTestContext, type ApiTestContext } from './api-harness';
 import { TEST_OPS_MODULE, uid } from './harness';
+import { storePlan as storeTestPlan } from './plans';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -40,22 +41,16 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-async function storePlan(scope: string, intent: string, sensitivity: Sensitivity = 'low') {
-  return ctx.services.records.create({
-    type: 'plan_graph',
-    sensitivity,
-    confidence: 0.8,
+function storePlan(scope: string, intent: string, sensitivity: Sensitivity = 'low') {
+  return storeTestPlan(ctx.services.records, {
     scope,
-    payload: planGraphPayloadSchema.parse({
-      kind: 'plan_graph',
-      plan_id: uid('plan'),
-      intent,
-      nodes: [
-        { id: 'say', op: 'echo', params: { text: '{{inputs.text}}' } },
-        { id: 'done', op: 'noop' },
-      ],
-      edges: [{ from: 'say', to: 'done', kind: 'data' }],
-    }),
+    intent,
+    sensitivity,
+    nodes: [
+      { id: 'say', op: 'echo', params: { text: '{{inputs.text}}' } },
+      { id: 'done', op: 'noop' },
+    ],
+    edges: [{ from: 'say', to: 'done', kind: 'data' }],
   });
 }
 
@@ -109,13 +104,7 @@ describe('plangraph over MCP (stdio)', () => {
     const intent = `compress the logs ${scope}`;
     const first = await storePlan(scope, intent);
     // Same intent, different structure: a near-equal twin.
-    const twin = await ctx.services.records.create({
-      type: 'plan_graph',
-      sensitivity: 'low',
-      confidence: 0.8,
-      scope,
-      payload: planGraphPayloadSchema.parse({ kind: 'plan_graph', plan_id: uid('plan'), intent, nodes: [{ id: 'only', op: 'noop' }] }),
-    });
+    const twin = await storeTestPlan(ctx.services.records, { scope, intent, nodes: [{ id: 'only', op: 'noop' }] });
     const ambiguous = await call<{ error: { code: string; details: { candidates: Array<{ record: { id: string } }> } } }>('run_intent', {
       task_descriptor: intent,
       trust: { scopes: [scope] },

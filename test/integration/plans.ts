@@ -2,23 +2,26 @@
 import type { PlanGraphPayloadInput, Sensitivity } from '../../src/domain/records';
 import { planGraphPayloadSchema } from '../../src/domain/records';
 import type { Db } from '../../src/db/client';
-import { createRecordStore } from '../../src/store/records';
+import { createRecordStore, type RecordStore } from '../../src/store/records';
 import { uid } from './harness';
 
 type NodeSpec = { id: string; op: string; params?: Record<string, unknown>; guards?: Record<string, unknown>; policy?: Record<string, unknown> };
 
-/** Stores a plan graph built from nodes and edges; returns the record. */
-export async function storePlan(
-  db: Db,
-  spec: {
-    nodes: NodeSpec[];
-    edges?: Array<{ from: string; to: string; kind: 'data' | 'control' }>;
-    intent?: string;
-    constraints?: Record<string, unknown>;
-    inputs_schema?: Record<string, unknown>;
-    sensitivity?: Sensitivity;
-  },
-) {
+export interface PlanSpec {
+  nodes: NodeSpec[];
+  edges?: Array<{ from: string; to: string; kind: 'data' | 'control' }>;
+  intent?: string;
+  constraints?: Record<string, unknown>;
+  inputs_schema?: Record<string, unknown>;
+  sensitivity?: Sensitivity;
+  scope?: string;
+}
+
+/**
+ * Stores a plan graph built from nodes and edges; returns the record. Pass the services' record
+ * store instead of a Db when the test needs the plan embedded (retrieval, intents).
+ */
+export async function storePlan(target: Db | Pick<RecordStore, 'create'>, spec: PlanSpec) {
   const payload = planGraphPayloadSchema.parse({
     kind: 'plan_graph',
     plan_id: uid('plan'),
@@ -28,7 +31,8 @@ export async function storePlan(
     constraints: spec.constraints ?? {},
     inputs_schema: spec.inputs_schema ?? {},
   } satisfies PlanGraphPayloadInput);
-  return createRecordStore(db).create({ type: 'plan_graph', sensitivity: spec.sensitivity ?? 'low', confidence: 0.8, payload });
+  const store = 'create' in target ? target : createRecordStore(target);
+  return store.create({ type: 'plan_graph', sensitivity: spec.sensitivity ?? 'low', confidence: 0.8, scope: spec.scope ?? '', payload });
 }
 
 /** A chain n1 -> n2 -> … of the given op. */

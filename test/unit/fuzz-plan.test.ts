@@ -4,13 +4,12 @@
  * or report issues with a stable code and a path naming where the problem is.
  */
 import fc from 'fast-check';
+import { allPaths, type Json, type Path } from '../json-paths';
 import { describe, expect, it } from 'vitest';
 import { formatPath, parsePlanGraph, PLAN_ERROR_CODES, type PlanParseResult } from '../../src/domain/graph';
 import { evaluateExpression, MAX_GUARD_DEPTH } from '../../src/domain/guards';
 import { MAX_JSON_DEPTH } from '../../src/domain/json-depth';
 
-type Json = unknown;
-type Path = Array<string | number>;
 
 /** A valid plan: a DAG over n nodes (edges only go forward), with templates and guards. */
 const validPlan = fc.integer({ min: 1, max: 8 }).chain((n) =>
@@ -51,19 +50,6 @@ const validPlan = fc.integer({ min: 1, max: 8 }).chain((n) =>
     }),
 );
 
-/** Every path into a JSON value (containers and leaves), root excluded. */
-function allPaths(value: Json): Path[] {
-  const out: Path[] = [];
-  const stack: Array<{ v: Json; p: Path }> = [{ v: value, p: [] }];
-  while (stack.length > 0) {
-    const { v, p } = stack.pop()!;
-    if (p.length > 0) out.push(p);
-    if (v !== null && typeof v === 'object') {
-      for (const [k, child] of Object.entries(v)) stack.push({ v: child, p: [...p, Array.isArray(v) ? Number(k) : k] });
-    }
-  }
-  return out;
-}
 
 function parentOf(root: Json, path: Path): Record<string | number, Json> {
   return path.slice(0, -1).reduce<Json>((v, k) => (v as Record<string | number, Json>)[k], root) as Record<string | number, Json>;
