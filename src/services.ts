@@ -2,7 +2,7 @@
  * Wires the long-lived dependencies (database, Temporal client, stores, embedder, op registry)
  * once, for the API, the CLI and the dev command alike.
  */
-import { Client, Connection } from '@temporalio/client';
+import type { Client, Connection } from '@temporalio/client';
 import type { OpRegistry } from '../activities/op-registry';
 import { createApiKeyStore } from './api/auth';
 import type { Config } from './config';
@@ -15,6 +15,7 @@ import { createRevisionStore } from './store/revisions';
 import { createRetriever } from './retrieval/retrieve';
 import { createReinforcer } from './retrieval/reinforce';
 import { createPlanReader } from './retrieval/plan-reader';
+import { connectTemporal } from './temporal/connection';
 import { loadOpRegistry } from './temporal/worker';
 
 export interface Services {
@@ -38,8 +39,7 @@ export interface Services {
 export async function createServices(config: Config): Promise<Services> {
   const db = createDb(config.DATABASE_URL);
   const embedder = createEmbedder(config);
-  const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS, connectTimeout: 5_000 });
-  const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+  const { connection, client } = await connectTemporal(config);
   return {
     config,
     db,

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, type WorkerOptions } from '@temporalio/worker';
 import type { OpRegistry } from '../../activities/op-registry';
 import type { Config } from '../../src/config';
@@ -15,6 +15,7 @@ import { createDb, createScratchDatabase, type Db } from '../../src/db/client';
 import { freePort } from '../../src/net';
 import { hashEmbedder } from '../../src/embeddings/embedder';
 import { findTemporalCli } from '../../src/temporal/cli-binary';
+import { connectTemporal } from '../../src/temporal/connection';
 import { startDevServer } from '../../src/temporal/dev-server';
 import { createWorker, loadOpRegistry } from '../../src/temporal/worker';
 import { createRecordStore, type RecordStore } from '../../src/store/records';
@@ -74,11 +75,10 @@ export async function startBenchEnv(base: Config, log: (line: string) => void): 
     // Large enough for 200 concurrent runs' activities plus the bench's own queries.
     const db = createDb(config.DATABASE_URL, 20);
     cleanups.push(() => db.$client.end());
-    const connection = await Connection.connect({ address: server.address });
-    cleanups.push(() => connection.close());
+    const { client, close: closeClient } = await connectTemporal(config);
+    cleanups.push(closeClient);
     const nativeConnection = await NativeConnection.connect({ address: server.address });
     cleanups.push(() => nativeConnection.close());
-    const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
     const registry = await loadOpRegistry(config);
 
     return {

@@ -2,23 +2,11 @@
  * Histories of runs on a Temporal server: one run by workflow id, or every closed run a
  * visibility query matches.
  */
-import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
-import type { Config } from '../config';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { DomainError } from '../errors';
 import type { ReplayTarget } from './replay';
 
 type RunTarget = ReplayTarget & { workflowId: string; runId: string };
-
-/** A Temporal client for the configured server, and how to close it. */
-export async function connectTemporal(config: Pick<Config, 'TEMPORAL_ADDRESS' | 'TEMPORAL_NAMESPACE'>): Promise<{ client: Client; close(): Promise<void> }> {
-  let connection: Connection;
-  try {
-    connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS, connectTimeout: 5_000 });
-  } catch (err) {
-    throw new DomainError('unavailable', `cannot reach Temporal at TEMPORAL_ADDRESS=${config.TEMPORAL_ADDRESS}: ${(err as Error).message}`);
-  }
-  return { client: new Client({ connection, namespace: config.TEMPORAL_NAMESPACE }), close: () => connection.close() };
-}
 
 /** The history of one run (the latest run of the workflow id when no run id is given). */
 export async function fetchRunHistory(client: Client, workflowId: string, runId?: string): Promise<RunTarget> {

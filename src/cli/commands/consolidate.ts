@@ -3,7 +3,8 @@
  * kept running, or, without a flag, what is scheduled.
  */
 import type { Command } from 'commander';
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
+import { connectTemporal } from '../../temporal/connection';
 import type { ConsolidationResult } from '../../consolidation/result';
 import { runConsolidationOnce } from '../../consolidation/run-once';
 import { describeConsolidationSchedule, ensureConsolidationSchedule } from '../../consolidation/scheduling';
@@ -26,11 +27,11 @@ export function formatPass(result: ConsolidationResult): string {
 
 async function withClient<T>(config: Config, fn: (client: Client) => Promise<T>): Promise<T> {
   await requireTemporal(config);
-  const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
+  const temporal = await connectTemporal(config);
   try {
-    return await fn(new Client({ connection, namespace: config.TEMPORAL_NAMESPACE }));
+    return await fn(temporal.client);
   } finally {
-    await connection.close();
+    await temporal.close();
   }
 }
 

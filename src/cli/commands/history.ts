@@ -4,7 +4,8 @@
  */
 import type { Command } from 'commander';
 import { formatHistoryJson, writeHistoryFile } from '../../replay/history-file';
-import { connectTemporal, fetchRunHistory } from '../../replay/run-histories';
+import { fetchRunHistory } from '../../replay/run-histories';
+import { connectTemporal } from '../../temporal/connection';
 import { configFromEnv } from '../runtime';
 
 export function registerHistoryCommands(program: Command): void {

@@ -7,7 +7,8 @@ import type { Command } from 'commander';
 import { DomainError } from '../../errors';
 import { readHistoryFile } from '../../replay/history-file';
 import { CURRENT_WORKFLOWS, formatReplayOutcome, installQuietReplayRuntime, replayHistories, type ReplayTarget, type WorkflowSource } from '../../replay/replay';
-import { closedRunHistories, connectTemporal, fetchRunHistory } from '../../replay/run-histories';
+import { closedRunHistories, fetchRunHistory } from '../../replay/run-histories';
+import { connectTemporal } from '../../temporal/connection';
 import { configFromEnv } from '../runtime';
 
 interface ReplayOptions {
