@@ -5,6 +5,7 @@ import type { NewEpisode, Sensitivity } from '../../src/domain/records';
 import { hashEmbedder } from '../../src/embeddings/embedder';
 import { createEpisodeStore } from '../../src/store/episodes';
 import { createRecordStore } from '../../src/store/records';
+import { episode } from './episodes';
 import { createTestContext, uid, type TestContext } from './harness';
 
 let ctx: TestContext;
@@ -13,20 +14,9 @@ beforeAll(async () => {
 });
 afterAll(() => ctx?.close());
 
-function episode(tools: string[], over: { outcome?: 'success' | 'failure'; sensitivity?: Sensitivity; scope?: string } = {}): NewEpisode {
-  return {
-    sensitivity: over.sensitivity ?? 'low',
-    confidence: 0.5,
-    salience: 0,
-    scope: over.scope ?? '',
-    tags: [],
-    payload: {
-      kind: 'episodic',
-      timeline: [{ t: 0, event_kind: 'work' }],
-      tool_graph: tools.map((tool, i) => ({ id: `n${i}`, tool, args: {}, depends_on: [] })),
-      outcome: over.outcome ?? 'success',
-    },
-  };
+/** A successful (unless said otherwise) episode calling these tools, independent of each other. */
+function episodeOf(tools: string[], over: { outcome?: 'success' | 'failure'; sensitivity?: Sensitivity; scope?: string } = {}): NewEpisode {
+  return episode('work', tools.map((tool, i) => ({ id: `n${i}`, tool })), { ...over, kinds: ['work'] });
 }
 
 const store = (episodes: NewEpisode[]) => createEpisodeStore(ctx.db, hashEmbedder).insertMany(episodes);
@@ -42,9 +32,9 @@ describe('competence consolidation', () => {
   it('groups successful episodes by tool signature into one skill with the highest sensitivity and their shared scope', async () => {
     const [a, b] = [uid('search'), uid('fetch')];
     const ids = await store([
-      episode([a, ` ${b} `], { sensitivity: 'low', scope: 'team-a' }),
-      episode([b, a], { sensitivity: 'high', scope: 'team-a' }),
-      episode([a, b], { outcome: 'failure', sensitivity: 'hyper', scope: 'team-a' }),
+      episodeOf([a, ` ${b} `], { sensitivity: 'low', scope: 'team-a' }),
+      episodeOf([b, a], { sensitivity: 'high', scope: 'team-a' }),
+      episodeOf([a, b], { outcome: 'failure', sensitivity: 'hyper', scope: 'team-a' }),
     ]);
     await pass();
     const signature = [a, b].sort().join('+');
@@ -58,21 +48,21 @@ describe('competence consolidation', () => {
 
   it('needs two successful episodes', async () => {
     const tool = uid('alone');
-    await store([episode([tool, 'x']), episode([tool, 'x'], { outcome: 'failure' })]);
+    await store([episodeOf([tool, 'x']), episodeOf([tool, 'x'], { outcome: 'failure' })]);
     await pass();
     expect(await skill(`skill:${[tool, 'x'].sort().join('+')}`)).toBeUndefined();
   });
 
   it('marks a skill learned across scopes as mixed-scope', async () => {
     const tool = uid('mixed');
-    await store([episode([tool], { scope: 'team-a' }), episode([tool], { scope: 'team-b' })]);
+    await store([episodeOf([tool], { scope: 'team-a' }), episodeOf([tool], { scope: 'team-b' })]);
     await pass();
     expect((await skill(`skill:${tool}`))?.scope).toBe('consolidated:mixed-scope');
   });
 
   it('reinforces an existing skill by 0.1 instead of creating a second one, and counts each episode once', async () => {
     const tool = uid('again');
-    await store([episode([tool]), episode([tool])]);
+    await store([episodeOf([tool]), episodeOf([tool])]);
     await pass();
     const created = await skill(`skill:${tool}`);
     expect(created?.salience).toBe(0.5);
@@ -80,7 +70,7 @@ describe('competence consolidation', () => {
     await pass();
     expect((await skill(`skill:${tool}`))?.salience).toBe(0.5);
 
-    await store([episode([tool]), episode([tool])]);
+    await store([episodeOf([tool]), episodeOf([tool])]);
     const result = await pass();
     expect(result.competences_reinforced).toBeGreaterThanOrEqual(1);
     const reinforced = await skill(`skill:${tool}`);
@@ -95,11 +85,11 @@ describe('competence consolidation', () => {
 
   it('caps reinforced salience at 1', async () => {
     const tool = uid('cap');
-    await store([episode([tool]), episode([tool])]);
+    await store([episodeOf([tool]), episodeOf([tool])]);
     await pass();
     const id = (await skill(`skill:${tool}`))!.id;
     await ctx.db.execute(sql`UPDATE memory_records SET salience = 0.95 WHERE id = ${id}`);
-    await store([episode([tool]), episode([tool])]);
+    await store([episodeOf([tool]), episodeOf([tool])]);
     await pass();
     expect((await skill(`skill:${tool}`))!.salience).toBe(1);
   });

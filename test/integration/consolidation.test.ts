@@ -9,6 +9,7 @@ import type { NewEpisode, PlanGraphPayload } from '../../src/domain/records';
 import { hashEmbed, hashEmbedder } from '../../src/embeddings/embedder';
 import { createEpisodeStore } from '../../src/store/episodes';
 import { createRecordStore } from '../../src/store/records';
+import { episode, type Tool } from './episodes';
 import { createTestContext, uid, type TestContext } from './harness';
 
 let ctx: TestContext;
@@ -16,25 +17,6 @@ beforeAll(async () => {
   ctx = await createTestContext();
 });
 afterAll(() => ctx?.close());
-
-type Tool = { id: string; tool: string; depends_on?: string[]; args?: Record<string, unknown> };
-
-function episode(intent: string, tools: Tool[], over: Partial<NewEpisode> & { outcome?: 'success' | 'failure' | 'partial'; kinds?: string[] } = {}): NewEpisode {
-  const kinds = over.kinds ?? [intent, 'next'];
-  return {
-    sensitivity: over.sensitivity ?? 'low',
-    confidence: 0.5,
-    salience: 0,
-    scope: over.scope ?? '',
-    tags: [],
-    payload: {
-      kind: 'episodic',
-      timeline: kinds.map((event_kind, i) => ({ t: 1_700_000_000_000 + i * 1_500, event_kind })),
-      tool_graph: tools.map((t) => ({ id: t.id, tool: t.tool, args: t.args ?? {}, depends_on: t.depends_on ?? [] })),
-      outcome: over.outcome ?? 'success',
-    },
-  };
-}
 
 const chain3 = (prefix: string): Tool[] => [
   { id: 'a', tool: `${prefix}_fetch` },
