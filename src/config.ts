@@ -5,9 +5,6 @@
 import { z } from 'zod';
 
 const port = z.coerce.number().int().min(0).max(65535);
-const boolFlag = z
-  .enum(['true', 'false', '1', '0', ''])
-  .transform((v) => v === 'true' || v === '1');
 
 /** Run inputs larger than this are refused before a run starts (RUN_INPUT_LIMIT_BYTES). */
 export const DEFAULT_RUN_INPUT_LIMIT_BYTES = 1_048_576;
@@ -51,7 +48,6 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   /** API key whose principal the MCP server acts as; without it, MCP callers are anonymous (public only). */
   MCP_API_KEY: z.string().min(1).optional(),
-  PLANGRAPH_START_WORKER: boolFlag.default(true),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -65,7 +61,7 @@ export class ConfigError extends Error {
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const relevant = Object.fromEntries(
     Object.keys(configSchema.shape)
-      .map((key) => [key, env[key] === '' && key !== 'PLANGRAPH_START_WORKER' ? undefined : env[key]])
+      .map((key) => [key, env[key] === '' ? undefined : env[key]])
       .filter(([, v]) => v !== undefined),
   );
   const parsed = configSchema.safeParse(relevant);
