@@ -5,6 +5,7 @@
  * even with two passes at once; the unique index on skill names makes each skill exist once.
  */
 import { sql } from 'drizzle-orm';
+import { claimSources } from './claim-sources';
 import type { Db } from '../db/client';
 import type { Embedder } from '../embeddings/embedder';
 import { SENSITIVITIES, sensitivityRank, type EpisodicPayload, type Sensitivity } from '../domain/records';
@@ -99,22 +100,11 @@ export function createCompetenceConsolidator(deps: { db: Db; embedder?: Embedder
         ).rows;
         const created = new Set(inserted.map((r) => r.id));
         const skillIds = await skillsNamed(tx, names);
-        const claims = groups.flatMap((g) => g.episode_ids.map((episode_id) => ({ episode_id, skill_id: skillIds.get(g.skill_name) })));
+        const claims = groups.flatMap((g) => g.episode_ids.map((episode_id) => ({ episode_id, record_id: skillIds.get(g.skill_name) })));
         // Episodes another pass claimed meanwhile went to the same skill (same signature, same name).
         const claimed = (
           await tx.execute<{ skill_id: string; episodes: string[] }>(sql`
-            WITH claimed AS (
-              INSERT INTO consolidated_sources (episode_id, kind, record_id)
-              SELECT x.episode_id, 'competence', x.skill_id
-                FROM jsonb_to_recordset(${JSON.stringify(claims)}::jsonb) AS x(episode_id uuid, skill_id uuid)
-               ORDER BY x.episode_id
-              ON CONFLICT (episode_id, kind) DO NOTHING
-              RETURNING episode_id, record_id
-            ), related AS (
-              INSERT INTO memory_relations (source_id, predicate, target_id, weight)
-              SELECT record_id, 'derived_from', episode_id, 1 FROM claimed
-              ON CONFLICT DO NOTHING
-            )
+            WITH ${claimSources('competence', sql`jsonb_to_recordset(${JSON.stringify(claims)}::jsonb) AS x(episode_id uuid, record_id uuid)`)}
             SELECT record_id AS skill_id, array_agg(episode_id ORDER BY episode_id) AS episodes FROM claimed GROUP BY record_id`)
         ).rows;
         const groupBySkill = new Map(groups.map((g) => [skillIds.get(g.skill_name), g]));

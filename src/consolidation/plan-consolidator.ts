@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import { claimSources } from './claim-sources';
 import type { Db } from '../db/client';
 import type { Queryable } from '../store/records';
 import type { Embedder } from '../embeddings/embedder';
@@ -158,16 +159,7 @@ export function createPlanConsolidator(deps: { db: Db; embedder?: Embedder }) {
             WITH input AS (
               SELECT * FROM jsonb_to_recordset(${JSON.stringify(claims)}::jsonb)
                 AS x(episode_id uuid, plan_id uuid, successes int, failures int, latency_ms float8)
-            ), claimed AS (
-              INSERT INTO consolidated_sources (episode_id, kind, record_id)
-              SELECT episode_id, 'plan', plan_id FROM input ORDER BY episode_id
-              ON CONFLICT (episode_id, kind) DO NOTHING
-              RETURNING episode_id, record_id
-            ), related AS (
-              INSERT INTO memory_relations (source_id, predicate, target_id, weight)
-              SELECT record_id, 'derived_from', episode_id, 1 FROM claimed
-              ON CONFLICT DO NOTHING
-            ), counted AS (
+            ), ${claimSources('plan', sql`(SELECT episode_id, plan_id AS record_id FROM input) AS source`)}, counted AS (
               INSERT INTO plan_stats AS s (plan_id, successes, failures, latency_sum_ms, latency_samples, last_executed_at)
               SELECT c.record_id, sum(i.successes), sum(i.failures), coalesce(sum(i.latency_ms), 0), count(i.latency_ms), now()
                 FROM claimed c JOIN input i ON i.episode_id = c.episode_id
