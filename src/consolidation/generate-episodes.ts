@@ -3,6 +3,7 @@
  * (a timeline of steps, a tool graph of chains and fan-outs, mostly successful outcomes).
  */
 import type { NewEpisode, Sensitivity } from '../domain/records';
+import { seededRandom } from '../prng';
 
 export interface GenerateOptions {
   count: number;
@@ -23,21 +24,9 @@ const TOOLS = ['git_clone', 'npm_install', 'npm_build', 'run_tests', 'http_get',
 const SCOPES = ['', '', 'team-a', 'team-b'];
 const SENSITIVITIES: Sensitivity[] = ['public', 'low', 'low', 'medium', 'high'];
 
-/** A small deterministic PRNG (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Generates `count` episodes; the same options always give the same episodes. */
 export function generateEpisodes(options: GenerateOptions): NewEpisode[] {
-  const rand = random(options.seed ?? 1);
+  const rand = seededRandom(options.seed ?? 1);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)]!;
   const prefix = options.prefix ? `${options.prefix}_` : '';
   const start = options.start ?? Date.UTC(2025, 0, 1);

@@ -9,6 +9,7 @@ import type { Db } from '../db/client';
 import { SENSITIVITIES, sensitivityRank, type PlanGraphPayload, type Sensitivity } from '../domain/records';
 import { structureKey } from '../domain/structure';
 import { hashEmbedder, type Embedder } from '../embeddings/embedder';
+import { seededRandom } from '../prng';
 
 const VERBS = ['deploy', 'backup', 'migrate', 'summarise', 'index', 'provision', 'audit', 'sync', 'archive', 'scan', 'build', 'notify'];
 const OBJECTS = ['database', 'service', 'report', 'repository', 'cluster', 'invoice', 'dataset', 'website', 'mailbox', 'ticket', 'bucket', 'cache'];
@@ -40,18 +41,6 @@ export interface GeneratePlansOptions {
 
 const HNSW_INDEX = 'memory_records_embedding_hnsw';
 
-/** A small deterministic PRNG (mulberry32), so a seed always yields the same plans. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The intent of the i-th generated plan: readable words plus its number, so each is distinct. */
 export function generatedIntent(i: number, random: () => number): string {
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!;
@@ -79,7 +68,7 @@ function generatedPlan(i: number, random: () => number): PlanGraphPayload {
 /** Inserts `count` generated plans (with plan_stats counters); returns how many and how long it took. */
 export async function generatePlans(db: Db, options: GeneratePlansOptions): Promise<{ inserted: number; ms: number }> {
   const started = Date.now();
-  const random = prng(options.seed ?? 42);
+  const random = seededRandom(options.seed ?? 42);
   const batchSize = options.batchSize ?? 1000;
   const embedder = options.embedder === undefined ? hashEmbedder : options.embedder;
   const sensitivities = options.sensitivities ?? SENSITIVITIES;
