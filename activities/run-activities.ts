@@ -2,32 +2,16 @@
  * Activities that bracket a plan run: checks before it starts, and the exactly-once outcome.
  */
 import { ApplicationFailure } from '@temporalio/common';
-import { Ajv, type ValidateFunction } from 'ajv';
 import { NODE_ERROR_TYPES, type RunOutcome } from '../src/domain/run-state';
+import { inputProblems } from '../src/runs/run-inputs';
 import type { RunStart, RunStore } from '../src/store/plan-runs';
-import type { OpRegistry } from './op-registry';
+import type { OpRegistry } from '../src/ops/registry';
 
 export interface BeginRunInput extends RunStart {
   inputs_schema: Record<string, unknown>;
   inputs: Record<string, unknown>;
   /** Ops this worker's task queue must provide. */
   ops: string[];
-}
-
-const ajv = new Ajv({ allErrors: true, strict: false });
-const compiled = new Map<string, ValidateFunction>();
-
-/** Validates run inputs against a plan's JSON Schema; returns one line per problem. */
-export function inputProblems(schema: Record<string, unknown>, inputs: unknown): string[] {
-  if (Object.keys(schema).length === 0) return [];
-  const key = JSON.stringify(schema);
-  let validate = compiled.get(key);
-  if (!validate) {
-    validate = ajv.compile(schema);
-    compiled.set(key, validate);
-  }
-  if (validate(inputs)) return [];
-  return (validate.errors ?? []).map((e) => `inputs${e.instancePath.replace(/\//g, '.')}: ${e.message ?? 'invalid'}`);
 }
 
 /** Creates the run-bracketing activities over their dependencies. */

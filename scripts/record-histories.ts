@@ -27,7 +27,8 @@ import { createEpisodeStore } from '../src/store/episodes';
 import { createRecordStore } from '../src/store/records';
 import { findTemporalCli } from '../src/temporal/cli-binary';
 import { startDevServer } from '../src/temporal/dev-server';
-import { createWorker, loadOpRegistry } from '../src/temporal/worker';
+import { loadOpRegistry } from '../src/ops/registry';
+import { createWorker } from '../src/temporal/worker';
 import { createGreetingActivities } from '../test/fixtures/workflows/activities';
 
 const ROOT = resolve(import.meta.dirname, '..');

@@ -10,13 +10,13 @@ export type * from './client';
 // Configuration and wiring.
 export { loadConfig, ConfigError, type Config } from './config';
 export { createServices, type Services } from './services';
-export { DomainError, ERROR_CODES, type ErrorCode } from './errors';
+export { DomainError, ERROR_CODES, type ErrorCode } from './domain/errors';
 
 // Records, plans and their rules.
 export * from './domain/records';
 export { parsePlanGraph, validatePlanGraph } from './domain/graph';
 export type { NodeStatus, RunStatus, RunState } from './domain/run-state';
-export { defineOp, type OpDefinition } from '../activities/op-registry';
+export { defineOp, type OpDefinition, type OpContext } from './ops/registry';
 
 // Retrieval, runs and intents.
 export { createRetriever, type RetrieveResult, type ScoredCandidate } from './retrieval/retrieve';
@@ -27,8 +27,8 @@ export { createIntentComponents } from './intents/wiring';
 export { createIntentService, idempotentWorkflowId, type IntentInput } from './intents/submit-intent';
 export { createRunViewer, runUiUrl } from './intents/run-view';
 export * from './intents/schemas';
-export { ANONYMOUS, createApiKeyStore, effectiveTrust, type Principal } from './api/auth';
-export { LOCAL_OPERATOR } from './intents/principal';
+export { ANONYMOUS, effectiveTrust, LOCAL_OPERATOR, type Principal } from './domain/principal';
+export { createApiKeyStore } from './store/api-keys';
 export { runConsolidationOnce } from './consolidation/run-once';
 
 // Processes: the API, the worker and the MCP server.

@@ -3,8 +3,8 @@
  * once, for the API, the CLI and the dev command alike.
  */
 import type { Client, Connection } from '@temporalio/client';
-import type { OpRegistry } from '../activities/op-registry';
-import { createApiKeyStore } from './api/auth';
+import type { OpRegistry } from './ops/registry';
+import { createApiKeyStore } from './store/api-keys';
 import type { Config } from './config';
 import { createDb, type Db } from './db/client';
 import { createEmbedder, type Embedder } from './embeddings/embedder';
@@ -16,7 +16,7 @@ import { createRetriever } from './retrieval/retrieve';
 import { createReinforcer } from './retrieval/reinforce';
 import { createPlanReader } from './retrieval/plan-reader';
 import { connectTemporal } from './temporal/connection';
-import { loadOpRegistry } from './temporal/worker';
+import { loadOpRegistry } from './ops/registry';
 
 export interface Services {
   config: Config;

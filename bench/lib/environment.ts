@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Client } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, type WorkerOptions } from '@temporalio/worker';
-import type { OpRegistry } from '../../activities/op-registry';
+import type { OpRegistry } from '../../src/ops/registry';
 import type { Config } from '../../src/config';
 import { createDb, createScratchDatabase, type Db } from '../../src/db/client';
 import { freePort } from '../../src/net';
@@ -17,7 +17,8 @@ import { hashEmbedder } from '../../src/embeddings/embedder';
 import { findTemporalCli } from '../../src/temporal/cli-binary';
 import { connectTemporal } from '../../src/temporal/connection';
 import { startDevServer } from '../../src/temporal/dev-server';
-import { createWorker, loadOpRegistry } from '../../src/temporal/worker';
+import { loadOpRegistry } from '../../src/ops/registry';
+import { createWorker } from '../../src/temporal/worker';
 import { createRecordStore, type RecordStore } from '../../src/store/records';
 
 const BENCH_WORKFLOWS_PATH = resolve(import.meta.dirname, '../workflows/index.ts');

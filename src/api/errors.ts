@@ -3,7 +3,7 @@
  * decided by its code, in one place.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, type ErrorCode } from '../errors';
+import { DomainError, type ErrorCode } from '../domain/errors';
 
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   bad_request: 400,

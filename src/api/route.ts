@@ -5,8 +5,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { formatPath } from '../domain/graph';
-import { DomainError } from '../errors';
-import type { Principal } from './auth';
+import { DomainError } from '../domain/errors';
+import type { Principal } from '../domain/principal';
 
 export interface RouteRequest<B, P, Q> {
   body: B;

@@ -3,12 +3,13 @@
  */
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Services } from '../services';
-import { ANONYMOUS, keyFromHeaders, type Principal } from './auth';
+import { ANONYMOUS, type Principal } from '../domain/principal';
+import { keyFromHeaders } from './auth';
 import { errorBody, handleError } from './errors';
 import { parseWith, type RouteDefinition } from './route';
 import { allRoutes } from './routes';
 import { buildOpenApi } from './openapi';
-import { DomainError } from '../errors';
+import { DomainError } from '../domain/errors';
 import { formatPath } from '../domain/graph';
 import { MAX_JSON_DEPTH, tooDeepPath } from '../domain/json-depth';
 

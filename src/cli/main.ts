@@ -4,7 +4,7 @@
  */
 import { Command } from 'commander';
 import { ConfigError } from '../config';
-import { DomainError } from '../errors';
+import { DomainError } from '../domain/errors';
 import { registerCommands } from './commands';
 
 const program = new Command('plangraph')

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { loadConfig, type Config } from '../config';
 import { prepareDatabase } from '../db/client';
-import { DomainError } from '../errors';
+import { DomainError } from '../domain/errors';
 import { findTemporalCli } from '../temporal/cli-binary';
 import { startDevServer, type DevServer } from '../temporal/dev-server';
 

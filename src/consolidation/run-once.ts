@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { Config } from '../config';
-import { DomainError } from '../errors';
+import { DomainError } from '../domain/errors';
 import type { consolidationWorkflow } from '../../workflows/consolidation';
 import { CONSOLIDATION_ID } from './scheduling';
 import type { ConsolidationResult } from './result';

@@ -122,6 +122,10 @@ export const planGraphPayloadSchema = z.object({
   plan_id: z.string().min(1),
   version: z.string().default('1'),
   intent: z.string().min(1),
+  /** What the plan does in an agent's own words; part of its searchable text. */
+  description: z.string().max(2000).optional(),
+  /** Task phrasings the plan has served (consolidation: its episodes' task summaries); searchable. */
+  examples: z.array(z.string().max(2000)).max(100).optional(),
   constraints: planConstraintsSchema.default({ failure_policy: 'fail_fast' }),
   inputs_schema: jsonObject.default({}),
   outputs_schema: jsonObject.default({}),

@@ -5,9 +5,9 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import type { planExecutorWorkflow } from '../../workflows/plan-executor';
 import type { MemoryRecord } from '../domain/records';
-import { DomainError } from '../errors';
+import { DomainError } from '../domain/errors';
 import type { Services } from '../services';
-import { LOCAL_OPERATOR } from './principal';
+import { LOCAL_OPERATOR } from '../domain/principal';
 import { intentRequestSchema } from './schemas';
 import { createIntentComponents } from './wiring';
 

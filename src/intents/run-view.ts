@@ -8,7 +8,7 @@ import { temporalUiUrl, type Config } from '../config';
 import type { TrustContext } from '../domain/records';
 import { statusQuery } from '../domain/run-state';
 import { runnableBy, visibility } from '../domain/trust';
-import { DomainError } from '../errors';
+import { DomainError } from '../domain/errors';
 import { PLAN_ID_ATTRIBUTE } from '../runs/start-run';
 import type { RunStore } from '../store/plan-runs';
 import type { RecordStore } from '../store/records';

@@ -6,11 +6,11 @@
 import { createHash } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { z } from 'zod';
-import { effectiveTrust, type Principal } from '../api/auth';
+import { effectiveTrust, type Principal } from '../domain/principal';
 import type { Config } from '../config';
 import { sensitivityRank, type MemoryRecord, type TrustContext } from '../domain/records';
 import { visibility } from '../domain/trust';
-import { DomainError } from '../errors';
+import { DomainError } from '../domain/errors';
 import { isSelectable, type Retriever } from '../retrieval/retrieve';
 import { PLAN_ID_ATTRIBUTE, startPlanRun } from '../runs/start-run';
 import type { RecordStore } from '../store/records';

@@ -5,9 +5,9 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { ANONYMOUS } from '../api/auth';
+import { ANONYMOUS } from '../domain/principal';
 import type { Config } from '../config';
-import { principalForKey } from '../intents/principal';
+import { principalForKey } from '../store/api-keys';
 import { createIntentComponents } from '../intents/wiring';
 import { createServices, type Services } from '../services';
 import { registerTools } from './tools';

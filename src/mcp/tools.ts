@@ -6,9 +6,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { effectiveTrust, type Principal } from '../api/auth';
+import { effectiveTrust, type Principal } from '../domain/principal';
 import { newEpisodeSchema, trustContextSchema } from '../domain/records';
-import { DomainError } from '../errors';
+import { DomainError } from '../domain/errors';
 import { intentRequestSchema } from '../intents/schemas';
 import type { IntentComponents } from '../intents/wiring';
 import type { PlanReader } from '../retrieval/plan-reader';

@@ -3,7 +3,7 @@
  * visibility query matches.
  */
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { DomainError } from '../errors';
+import { DomainError } from '../domain/errors';
 import type { ReplayTarget } from './replay';
 
 type RunTarget = ReplayTarget & { workflowId: string; runId: string };

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { Db } from '../db/client';
 import { RECORD_STATUSES, type MemoryRecord, type TrustContext } from '../domain/records';
 import { redact, visibility, type RedactedRecord } from '../domain/trust';
-import { DomainError } from '../errors';
+import { DomainError } from '../domain/errors';
 import { trustWhere } from './trust-sql';
 import { RECORD_COLUMNS, RECORD_FROM, toMemoryRecord, type RecordRow } from '../store/records';
 

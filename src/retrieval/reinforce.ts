@@ -5,7 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client';
-import { DomainError } from '../errors';
+import { DomainError } from '../domain/errors';
 
 /** Salience added per reinforcement unless the caller names another gain. */
 export const DEFAULT_REINFORCE_GAIN = 0.1;

@@ -3,11 +3,11 @@
  * plan record) or by its record id, started with its inputs through startPlanRun.
  */
 import type { WorkflowHandle } from '@temporalio/client';
-import { inputProblems } from '../../activities/run-activities';
+import { inputProblems } from './run-inputs';
 import type { planExecutorWorkflow } from '../../workflows/plan-executor';
 import { parsePlanGraph } from '../domain/graph';
 import type { MemoryRecord, PlanGraphPayload, TrustContext } from '../domain/records';
-import { DomainError } from '../errors';
+import { DomainError } from '../domain/errors';
 import type { Services } from '../services';
 import { startPlanRun } from './start-run';
 

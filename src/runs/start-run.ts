@@ -5,13 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Client, WorkflowHandleWithFirstExecutionRunId, WorkflowStartOptions } from '@temporalio/client';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
-import { inputProblems } from '../../activities/run-activities';
+import { inputProblems } from './run-inputs';
 import { DEFAULT_RUN_INPUT_LIMIT_BYTES } from '../config';
 import { formatPath, validatePlanGraph } from '../domain/graph';
 import { tooDeepPath } from '../domain/json-depth';
 import type { MemoryRecord, PlanGraphPayload, TrustContext } from '../domain/records';
 import type { planExecutorWorkflow } from '../../workflows/plan-executor';
-import { DomainError } from '../errors';
+import { DomainError } from '../domain/errors';
 
 export const PLAN_ID_ATTRIBUTE = defineSearchAttributeKey('PlanId', SearchAttributeType.KEYWORD);
 export const PLAN_INTENT_ATTRIBUTE = defineSearchAttributeKey('PlanIntent', SearchAttributeType.KEYWORD);

@@ -7,7 +7,7 @@ import type { Db } from '../db/client';
 import type { Embedder } from '../embeddings/embedder';
 import { formatPath } from '../domain/graph';
 import { newEpisodeSchema, type MemoryRecord, type NewEpisode } from '../domain/records';
-import { DomainError } from '../errors';
+import { DomainError } from '../domain/errors';
 import { createRecordStore, embeddingText, recordValues } from './records';
 
 /** One reason an input is not an episode, naming the field. */

@@ -28,7 +28,7 @@ import {
 import { structureKey } from '../domain/structure';
 import { scopeAllowed, visibility } from '../domain/trust';
 import type { Embedder } from '../embeddings/embedder';
-import { DomainError } from '../errors';
+import { DomainError } from '../domain/errors';
 import { createRecordStore, embeddingText, recordValues } from './records';
 
 /** Scope a merged plan gets when its sources do not share one. */

@@ -3,7 +3,7 @@
  */
 import { Client, Connection } from '@temporalio/client';
 import type { Config } from '../config';
-import { DomainError } from '../errors';
+import { DomainError } from '../domain/errors';
 
 /** A history page of a plan with thousands of nodes is larger than gRPC's 4 MB default. */
 const CHANNEL_ARGS = { 'grpc.max_receive_message_length': 128 * 1024 * 1024 };

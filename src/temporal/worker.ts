@@ -5,22 +5,17 @@
 import { resolve } from 'node:path';
 import type { NativeConnection} from '@temporalio/worker';
 import { Worker, type WorkerOptions } from '@temporalio/worker';
-import { createOpActivities, createOpRegistry, loadOpModules, type OpRegistry } from '../../activities/op-registry';
-import { builtinOps } from '../../activities/ops/builtins';
+import { createOpActivities } from '../../activities/op-activities';
 import { createConsolidationActivities } from '../../activities/consolidation-activities';
 import { createReconcileActivities } from '../../activities/reconcile-activities';
 import { createRunActivities } from '../../activities/run-activities';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { createEmbedder } from '../embeddings/embedder';
+import type { OpRegistry } from '../ops/registry';
 import { createRunStore } from '../store/plan-runs';
 
 export const WORKFLOWS_PATH = resolve(import.meta.dirname, '../../workflows/index.ts');
-
-/** Built-in ops plus the user modules named in OPS_MODULES. */
-export async function loadOpRegistry(config: Pick<Config, 'OPS_MODULES' | 'HTTP_OP_ALLOWED_HOSTS'>): Promise<OpRegistry> {
-  return createOpRegistry([...builtinOps({ allowedHosts: config.HTTP_OP_ALLOWED_HOSTS }), ...(await loadOpModules(config.OPS_MODULES))]);
-}
 
 export interface WorkerDeps {
   config: Config;

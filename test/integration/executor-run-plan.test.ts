@@ -5,7 +5,7 @@ import { followRun } from '../../src/runs/follow-run';
 import { runPlan, type RunPlanDeps } from '../../src/runs/run-plan';
 import { createRecordStore } from '../../src/store/records';
 import { createRevisionStore } from '../../src/store/revisions';
-import { loadOpRegistry } from '../../src/temporal/worker';
+import { loadOpRegistry } from '../../src/ops/registry';
 import { runRows } from './executor-helpers';
 import { createTestContext, uid, type TestContext } from './harness';
 

@@ -6,7 +6,7 @@
 import { request } from 'node:http';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANONYMOUS } from '../../src/api/auth';
+import { ANONYMOUS } from '../../src/domain/principal';
 import type { IntentResponse } from '../../src/intents/schemas';
 import { idempotentWorkflowId } from '../../src/intents/submit-intent';
 import { freePort } from '../../src/net';

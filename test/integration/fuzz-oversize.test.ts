@@ -5,7 +5,7 @@
  */
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANONYMOUS } from '../../src/api/auth';
+import { ANONYMOUS } from '../../src/domain/principal';
 import { idempotentWorkflowId } from '../../src/intents/submit-intent';
 import { startPlanRun } from '../../src/runs/start-run';
 import { createApiTestContext, errorOf, type ApiTestContext } from './api-harness';

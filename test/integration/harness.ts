@@ -9,7 +9,8 @@ import { NativeConnection, Runtime, DefaultLogger } from '@temporalio/worker';
 import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../src/config';
 import { createDb, type Db } from '../../src/db/client';
-import { createWorker, loadOpRegistry } from '../../src/temporal/worker';
+import { loadOpRegistry } from '../../src/ops/registry';
+import { createWorker } from '../../src/temporal/worker';
 
 export const TEST_OPS_MODULE = resolve(import.meta.dirname, '../fixtures/test-ops.ts');
 

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DomainError } from '../../src/errors';
+import { DomainError } from '../../src/domain/errors';
 import { createReinforcer } from '../../src/retrieval/reinforce';
 import { createRecordStore } from '../../src/store/records';
 import { createRevisionStore } from '../../src/store/revisions';

@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashKey } from '../../src/api/auth';
+import { hashKey } from '../../src/store/api-keys';
 import { buildApi } from '../../src/api/server';
 import { startPlanRun } from '../../src/runs/start-run';
 import { createApiTestContext, type ApiTestContext } from './api-harness';

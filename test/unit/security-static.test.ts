@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { builtinOps } from '../../activities/ops/builtins';
+import { builtinOps } from '../../src/ops/builtins';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SCANNED_DIRS = ['src', 'activities', 'workflows'];
@@ -77,7 +77,7 @@ describe('security: no host-touching ops unless a deployment adds them', () => {
 
   it('no built-in op module imports process, file-system or shell modules', () => {
     const hostModules = /from\s+['"](node:)?(child_process|fs|fs\/promises|worker_threads|vm|net|dgram)['"]/;
-    const offenders = sourceFiles(join(ROOT, 'activities/ops')).filter((path) => hostModules.test(readFileSync(path, 'utf8')));
+    const offenders = sourceFiles(join(ROOT, 'src/ops')).filter((path) => hostModules.test(readFileSync(path, 'utf8')));
     expect(offenders.map((p) => relative(ROOT, p))).toEqual([]);
   });
 });

@@ -7,12 +7,12 @@ import { z } from 'zod';
 import { planToMermaid } from '../../domain/plan-diagram';
 import { memoryRecordSchema } from '../../domain/records';
 import { redactedRecordSchema } from '../../domain/trust';
-import { DomainError } from '../../errors';
+import { DomainError } from '../../domain/errors';
 import { listPlansQuerySchema, type VisiblePlan } from '../../retrieval/plan-reader';
 import { reinforceInputSchema } from '../../retrieval/reinforce';
 import { authorPlanSchema, contestSchema, forkSchema, mergeSchema, retractSchema, supersedeSchema } from '../../store/revisions';
 import type { Services } from '../../services';
-import { effectiveTrust, type Principal } from '../auth';
+import { effectiveTrust, type Principal } from '../../domain/principal';
 import { defineRoute } from '../route';
 
 export const idParamsSchema = z.object({ id: z.string() });

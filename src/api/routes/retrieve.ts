@@ -4,7 +4,7 @@ import { memoryRecordSchema } from '../../domain/records';
 import { redactedRecordSchema } from '../../domain/trust';
 import { retrieveRequestSchema } from '../../retrieval/retrieve';
 import type { Services } from '../../services';
-import { effectiveTrust } from '../auth';
+import { effectiveTrust } from '../../domain/principal';
 import { defineRoute } from '../route';
 
 export { retrieveRequestSchema };

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { createIntentComponents } from '../../intents/wiring';
 import { cancelResponseSchema, runViewSchema } from '../../intents/schemas';
 import type { Services } from '../../services';
-import { effectiveTrust } from '../auth';
+import { effectiveTrust } from '../../domain/principal';
 import { defineRoute } from '../route';
 
 export { cancelResponseSchema, runViewSchema };

@@ -3,7 +3,7 @@
  * alone (so it can be captured), and only its hash is stored.
  */
 import { Option, type Command } from 'commander';
-import { createApiKeyStore } from '../../api/auth';
+import { createApiKeyStore } from '../../store/api-keys';
 import { createDb } from '../../db/client';
 import { SENSITIVITIES, type Sensitivity } from '../../domain/records';
 import { configFromEnv, migrateOrFail } from '../runtime';

@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { planToMermaid } from '../../domain/plan-diagram';
-import { DomainError } from '../../errors';
+import { DomainError } from '../../domain/errors';
 import { createPlanReader } from '../../retrieval/plan-reader';
 import { configFromEnv } from '../runtime';
 import { trustFromFlags, withDb, withTrustFlags, type TrustFlags } from './retrieve';

@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { DomainError } from '../../errors';
+import { DomainError } from '../../domain/errors';
 import { readHistoryFile } from '../../replay/history-file';
 import { CURRENT_WORKFLOWS, formatReplayOutcome, installQuietReplayRuntime, replayHistories, type ReplayTarget, type WorkflowSource } from '../../replay/replay';
 import { closedRunHistories, fetchRunHistory } from '../../replay/run-histories';

@@ -8,7 +8,7 @@ import type { Config } from '../../config';
 import { createDb, type Db } from '../../db/client';
 import { MEMORY_TYPES, sensitivitySchema, SENSITIVITIES, type MemoryType, type TrustContext } from '../../domain/records';
 import { createEmbedder } from '../../embeddings/embedder';
-import { DomainError } from '../../errors';
+import { DomainError } from '../../domain/errors';
 import { createRetriever, type RetrieveResult } from '../../retrieval/retrieve';
 import { configFromEnv } from '../runtime';
 

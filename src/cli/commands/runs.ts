@@ -1,9 +1,8 @@
 /** `plangraph runs show ID`: a run's state, per-node status and result, as in `GET /v1/runs/:id`. */
 import type { Command } from 'commander';
 import { createIntentComponents } from '../../intents/wiring';
-import { LOCAL_OPERATOR } from '../../intents/principal';
 import type { RunView } from '../../intents/schemas';
-import { effectiveTrust } from '../../api/auth';
+import { effectiveTrust, LOCAL_OPERATOR } from '../../domain/principal';
 import { createServices } from '../../services';
 import { configFromEnv } from '../runtime';
 

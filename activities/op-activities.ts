@@ -1,64 +1,13 @@
 /**
- * The op registry: each op is a named, zod-validated function that a plan node runs as a
- * Temporal activity whose type is the op name. Built-ins plus user modules (OPS_MODULES).
+ * The op registry as Temporal activities: one activity per op, named after it, validating params
+ * and capping output size; plus `default` for activity types no op provides.
  */
-import { pathToFileURL } from 'node:url';
-import { resolve } from 'node:path';
 import { activityInfo, Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import type { z } from 'zod';
 import { formatPath } from '../src/domain/graph';
 import type { NodeActivityInput, NodeActivityResult } from '../src/domain/run-state';
 import { NODE_ERROR_TYPES } from '../src/domain/run-state';
-
-/** What an op sees besides its params: its node, its data inputs and the activity context. */
-export interface OpContext {
-  nodeId: string;
-  /** Outputs of the node's data predecessors, keyed by node id. */
-  inputs: Record<string, unknown>;
-  /** Heartbeats progress and throws once the run cancels this node. */
-  heartbeat(details?: unknown): void;
-  /** Aborted when Temporal cancels the activity. */
-  signal: AbortSignal;
-  attempt: number;
-}
-
-export interface OpDefinition<S extends z.ZodType = z.ZodType> {
-  name: string;
-  description: string;
-  params: S;
-  run(params: z.infer<S>, ctx: OpContext): Promise<unknown>;
-}
-
-/** Declares an op; its params are validated against the schema before it runs. */
-export function defineOp<S extends z.ZodType>(definition: OpDefinition<S>): OpDefinition<S> {
-  return definition;
-}
-
-export type OpRegistry = ReadonlyMap<string, OpDefinition>;
-
-/** Builds a registry from op definitions; a duplicate name is a configuration error. */
-export function createOpRegistry(ops: readonly OpDefinition[]): OpRegistry {
-  const registry = new Map<string, OpDefinition>();
-  for (const op of ops) {
-    if (registry.has(op.name)) throw new Error(`op "${op.name}" is defined twice`);
-    if (op.name === 'default') throw new Error('"default" is reserved for the unknown-op handler');
-    registry.set(op.name, op);
-  }
-  return registry;
-}
-
-/** Loads user op modules: each exports `ops` (an array) or a default array of definitions. */
-export async function loadOpModules(paths: readonly string[]): Promise<OpDefinition[]> {
-  const loaded: OpDefinition[] = [];
-  for (const path of paths) {
-    const mod = (await import(pathToFileURL(resolve(path)).href)) as { ops?: OpDefinition[]; default?: OpDefinition[] };
-    const ops = mod.ops ?? mod.default;
-    if (!Array.isArray(ops)) throw new Error(`op module ${path} exports no "ops" array`);
-    loaded.push(...ops);
-  }
-  return loaded;
-}
+import type { OpRegistry } from '../src/ops/registry';
 
 function failure(type: string, message: string, attempt: number, nonRetryable: boolean, cause?: Error): ApplicationFailure {
   return ApplicationFailure.create({ type, message, nonRetryable, details: [{ attempt }], cause });
