@@ -125,6 +125,9 @@ async function ensurePostgres() {
   throw new Error(`Postgres at ${databaseUrl()} does not answer`);
 }
 
+/** Waits for apt/dpkg locks another install holds (a parallel set-up) instead of failing at once. */
+const APT_WAIT = ['-o', 'DPkg::Lock::Timeout=600'];
+
 /** Debian bookworm has no pgvector binary package; its source package builds against PG 15. */
 function buildPgvectorFromDebianSource(major) {
   const work = mkdtempSync(join(tmpdir(), 'pgvector-'));
@@ -153,11 +156,11 @@ async function ensurePgvector() {
   const [{ server_version_num: num }] = await pgQuery('SHOW server_version_num');
   const major = String(Math.floor(Number(num) / 10000));
   log(`pgvector: installing for PostgreSQL ${major}…`);
-  run('apt-get', ['update', '-qq'], { quiet: true });
-  const installed = run('apt-get', ['install', '-y', '-qq', `postgresql-${major}-pgvector`], { quiet: true });
+  run('apt-get', [...APT_WAIT, 'update', '-qq'], { quiet: true });
+  const installed = run('apt-get', [...APT_WAIT, 'install', '-y', '-qq', `postgresql-${major}-pgvector`], { quiet: true });
   if (!installed || !(await available())) {
     log('pgvector: no binary package for this release; building Debian\'s source package…');
-    if (!run('apt-get', ['install', '-y', '-qq', `postgresql-server-dev-${major}`, 'make', 'clang'], { quiet: true })) {
+    if (!run('apt-get', [...APT_WAIT, 'install', '-y', '-qq', `postgresql-server-dev-${major}`, 'make', 'clang'], { quiet: true })) {
       throw new Error(`could not install postgresql-server-dev-${major}`);
     }
     if (!buildPgvectorFromDebianSource(major)) throw new Error('could not build pgvector');

@@ -14,6 +14,11 @@ export function sensitivityRank(level: Sensitivity): number {
   return SENSITIVITIES.indexOf(level);
 }
 
+/** Whether a value is a level of the scale: a stored row could hold anything a manual fix wrote. */
+export function isSensitivity(value: unknown): value is Sensitivity {
+  return (SENSITIVITIES as readonly unknown[]).includes(value);
+}
+
 export const MEMORY_TYPES = ['episodic', 'plan_graph', 'competence'] as const;
 export const memoryTypeSchema = z.enum(MEMORY_TYPES);
 export type MemoryType = z.infer<typeof memoryTypeSchema>;

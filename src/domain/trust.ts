@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import {
   memoryRecordSchema,
+  isSensitivity,
   sensitivityRank,
   type MemoryRecord,
   type PlanGraphPayload,
@@ -19,8 +20,12 @@ export function scopeAllowed(scope: string, scopes: readonly string[] | undefine
   return scope === '' || scopes === undefined || scopes.includes(scope);
 }
 
-/** Visibility by sensitivity alone: ≤ max visible, max+1 redacted, beyond invisible. */
+/**
+ * Visibility by sensitivity alone: ≤ max visible, max+1 redacted, beyond invisible. A level off
+ * the scale, on either side, is invisible: an unknown value must fail closed, not rank lowest.
+ */
 export function sensitivityVisibility(sensitivity: Sensitivity, maxSensitivity: Sensitivity): Visibility {
+  if (!isSensitivity(sensitivity) || !isSensitivity(maxSensitivity)) return 'invisible';
   const above = sensitivityRank(sensitivity) - sensitivityRank(maxSensitivity);
   return above <= 0 ? 'visible' : above === 1 ? 'redacted' : 'invisible';
 }
@@ -61,5 +66,7 @@ export function redact(record: MemoryRecord): RedactedRecord {
 export function runnableBy(plan: Pick<PlanGraphPayload, 'constraints'>, trust: TrustContext): boolean {
   const { requires_authenticated, max_sensitivity } = plan.constraints;
   if (requires_authenticated && !trust.authenticated) return false;
-  return max_sensitivity === undefined || sensitivityRank(max_sensitivity) <= sensitivityRank(trust.max_sensitivity);
+  if (!isSensitivity(trust.max_sensitivity)) return false;
+  if (max_sensitivity === undefined) return true;
+  return isSensitivity(max_sensitivity) && sensitivityRank(max_sensitivity) <= sensitivityRank(trust.max_sensitivity);
 }

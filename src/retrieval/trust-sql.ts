@@ -3,10 +3,17 @@
  * through sql.param: drizzle would otherwise expand them into a parenthesised list.
  */
 import { sql } from 'drizzle-orm';
-import { sensitivityRank, type TrustContext } from '../domain/records';
+import { isSensitivity, SENSITIVITIES, sensitivityRank, type TrustContext } from '../domain/records';
 
-/** Sensitivity up to one level above the caller's maximum (fetched to be redacted) and scope. */
+/**
+ * Sensitivity up to one level above the caller's maximum (fetched to be redacted) and scope. The
+ * rank bound uses the index; the level list keeps a row whose stored level is off the scale (or
+ * whose rank disagrees with it) out, and a clearance off the scale sees nothing.
+ */
 export function trustWhere(trust: TrustContext) {
-  return sql`r.sensitivity_rank <= ${sensitivityRank(trust.max_sensitivity) + 1}
+  if (!isSensitivity(trust.max_sensitivity)) return sql`false`;
+  const bound = sensitivityRank(trust.max_sensitivity) + 1;
+  const levels = SENSITIVITIES.slice(0, bound + 1);
+  return sql`r.sensitivity_rank <= ${bound} AND r.sensitivity = ANY(${sql.param([...levels])}::text[])
     ${trust.scopes ? sql`AND (r.scope = '' OR r.scope = ANY(${sql.param(trust.scopes)}::text[]))` : sql``}`;
 }

@@ -97,3 +97,21 @@ describe('security: the HTTP op honours HTTP_OP_ALLOWED_HOSTS', () => {
     expect(hits.slice(before)).toEqual(['/redirect']);
   });
 });
+
+describe('security: a stored level off the sensitivity scale fails closed', () => {
+  it('a row written around the API with an unknown sensitivity is shown to no one, not even hyper', async () => {
+    const intent = uid('offscale');
+    const plan = await storePlan(ctx.services.records, { intent, nodes: [{ id: 'a', op: 'noop' }], sensitivity: 'public' });
+    // What a manual fix or a bad migration could leave behind: a level the scale does not know, rank 0.
+    await ctx.services.db.$client.query(`UPDATE memory_records SET sensitivity = 'secret', sensitivity_rank = 0 WHERE id = $1`, [plan.id]);
+    const key = await ctx.key('hyper-reader', 'hyper');
+
+    const shown = await ctx.call('GET', `/v1/plans/${plan.id}`, undefined, key);
+    const listed = await ctx.call('GET', `/v1/plans?intent=${intent}`, undefined, key);
+    const retrieved = await ctx.call('POST', '/v1/retrieve', { task_descriptor: intent, trust: { max_sensitivity: 'hyper', authenticated: true } }, key);
+
+    expect(shown.statusCode).toBe(404);
+    expect(listed.json().items.map((r: { id: string }) => r.id)).not.toContain(plan.id);
+    expect(retrieved.json().candidates.map((c: { record: { id: string } }) => c.record.id)).not.toContain(plan.id);
+  });
+});

@@ -19,6 +19,22 @@ describe('trust by sensitivity, at every boundary', () => {
   }
 });
 
+describe('trust fails closed on a level off the scale', () => {
+  const offScale = 'secret' as Sensitivity;
+  it('a record with an unknown level is invisible to every clearance', () => {
+    expect(SENSITIVITIES.map((max) => sensitivityVisibility(offScale, max))).toEqual(SENSITIVITIES.map(() => 'invisible'));
+  });
+
+  it('a clearance off the scale sees nothing and runs nothing', () => {
+    expect(SENSITIVITIES.map((s) => sensitivityVisibility(s, offScale))).toEqual(SENSITIVITIES.map(() => 'invisible'));
+    expect(runnableBy({ constraints: { failure_policy: 'fail_fast' } }, { max_sensitivity: offScale, authenticated: true })).toBe(false);
+  });
+
+  it('a plan handling data of an unknown level runs for nobody', () => {
+    expect(runnableBy({ constraints: { failure_policy: 'fail_fast', max_sensitivity: offScale } }, { max_sensitivity: 'hyper', authenticated: true })).toBe(false);
+  });
+});
+
 describe('trust by scope', () => {
   it('"" is open to everyone; no scopes means any; otherwise the scope must be listed', () => {
     expect(scopeAllowed('', ['a'])).toBe(true);
