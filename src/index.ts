@@ -16,7 +16,7 @@ export { DomainError, ERROR_CODES, type ErrorCode } from './domain/errors';
 export * from './domain/records';
 export { parsePlanGraph, validatePlanGraph } from './domain/graph';
 export type { NodeStatus, RunStatus, RunState } from './domain/run-state';
-export { defineOp, type OpDefinition, type OpContext } from './ops/registry';
+export { defineOp, type OpDefinition, type OpContext } from './ops/define-op';
 
 // Retrieval, runs and intents.
 export { createRetriever, type RetrieveResult, type ScoredCandidate } from './retrieval/retrieve';

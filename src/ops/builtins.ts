@@ -4,7 +4,7 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
-import { defineOp, type OpDefinition } from './registry';
+import { defineOp, type OpDefinition } from './define-op';
 
 /** Does nothing and returns null: the cheapest possible node. */
 export const noopOp = defineOp({

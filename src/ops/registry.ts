@@ -1,38 +1,13 @@
 /**
- * The op registry: each op is a named, zod-validated function that a plan node runs as a
- * Temporal activity whose type is the op name. Built-ins plus user modules (OPS_MODULES).
- * Pure definitions: the worker turns them into activities (activities/op-activities.ts), and
- * the API and CLI read the op names to refuse plans no worker can run.
+ * The op registry: the built-in ops plus user modules (OPS_MODULES), by name. The worker turns
+ * them into activities (activities/op-activities.ts), and the API and CLI read the op names to
+ * refuse plans no worker can run.
  */
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
-import type { z } from 'zod';
 import type { Config } from '../config';
 import { builtinOps } from './builtins';
-
-/** What an op sees besides its params: its node, its data inputs and the activity context. */
-export interface OpContext {
-  nodeId: string;
-  /** Outputs of the node's data predecessors, keyed by node id. */
-  inputs: Record<string, unknown>;
-  /** Heartbeats progress and throws once the run cancels this node. */
-  heartbeat(details?: unknown): void;
-  /** Aborted when Temporal cancels the activity. */
-  signal: AbortSignal;
-  attempt: number;
-}
-
-export interface OpDefinition<S extends z.ZodType = z.ZodType> {
-  name: string;
-  description: string;
-  params: S;
-  run(params: z.infer<S>, ctx: OpContext): Promise<unknown>;
-}
-
-/** Declares an op; its params are validated against the schema before it runs. */
-export function defineOp<S extends z.ZodType>(definition: OpDefinition<S>): OpDefinition<S> {
-  return definition;
-}
+import type { OpDefinition } from './define-op';
 
 export type OpRegistry = ReadonlyMap<string, OpDefinition>;
 

@@ -70,7 +70,7 @@ describe('graph shapes', () => {
     const description = await handle.describe();
     expect(description.typedSearchAttributes.get(PLAN_ID_ATTRIBUTE)).toBe(record.id);
     expect(description.typedSearchAttributes.get(PLAN_INTENT_ATTRIBUTE)).toBe(record.payload.kind === 'plan_graph' && record.payload.intent);
-    expect(await description.memo).toMatchObject({ task_descriptor: 'do the chain' });
+    expect(description.memo).toMatchObject({ task_descriptor: 'do the chain' });
   });
 
   it('runs a diamond: the join waits for both branches and gets both outputs', async () => {
