@@ -1,7 +1,17 @@
-# One image for the migrate job, the worker and the API (`plangraph <verb>`).
+# One image for the migrate job, the worker and the API (`plangraph <verb>`): the compiled
+# package (dist/, migrations/) on production dependencies only, no TypeScript at run time.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build
+
 FROM node:20-bookworm-slim
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
-COPY . .
+COPY --from=build /app/dist ./dist
+COPY migrations ./migrations
+COPY bin ./bin
 ENTRYPOINT ["node", "bin/plangraph.mjs"]

@@ -13,7 +13,7 @@ import { createScratchDatabase } from '../src/db/client';
 import { freePort } from '../src/net';
 import { findTemporalCli } from '../src/temporal/cli-binary';
 import { SEARCH_ATTRIBUTES, startDevServer } from '../src/temporal/dev-server';
-import { WORKFLOWS_PATH } from '../src/temporal/worker';
+import { WORKFLOWS_PATH } from '../src/package-files';
 
 declare module 'vitest' {
   export interface ProvidedContext {

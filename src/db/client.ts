@@ -2,15 +2,13 @@
  * Postgres connection, database creation and migrations. The only module that opens pools.
  */
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { MIGRATIONS_DIR } from '../package-files';
 import { schema } from './schema';
 
 export type Db = NodePgDatabase<typeof schema> & { $client: pg.Pool };
-
-export const MIGRATIONS_DIR = resolve(import.meta.dirname, '../../migrations');
 
 // Return bigint and numeric columns as JS numbers: counters here stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));

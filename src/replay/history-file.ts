@@ -4,7 +4,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 // protobufjs 8 is a direct dependency so that these SDK helpers and @temporalio/proto share one copy.
-import { historyFromJSON, historyToJSON, type History } from '@temporalio/common/lib/proto-utils';
+import { historyFromJSON, historyToJSON, type History } from '@temporalio/common/lib/proto-utils.js';
 import { DomainError } from '../domain/errors';
 
 export type { History };

@@ -3,7 +3,7 @@
  * a code change is still compatible with runs recorded before it.
  */
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type Logger, type WorkflowBundleOption } from '@temporalio/worker';
-import { WORKFLOWS_PATH } from '../temporal/worker';
+import { WORKFLOW_CODE } from '../package-files';
 import { historyWorkflowId, type History } from './history-file';
 import { describeReplayFailure, type ReplayFailure } from './nondeterminism';
 
@@ -20,7 +20,7 @@ export interface ReplayTarget {
 export type ReplayOutcome = { workflowId: string; runId: string; events: number } & ({ ok: true } | ({ ok: false } & ReplayFailure));
 
 /** The current plangraph workflows. */
-export const CURRENT_WORKFLOWS: WorkflowSource = { workflowsPath: WORKFLOWS_PATH };
+export const CURRENT_WORKFLOWS: WorkflowSource = WORKFLOW_CODE;
 
 /** A history shorter than this has not reached its first workflow task: nothing to compare. */
 const SHORTEST_REPLAYABLE = 3;

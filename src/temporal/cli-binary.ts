@@ -3,9 +3,8 @@
  * then the project's cached build in .tools/bin. `scripts/setup.mjs` builds the cache.
  */
 import { existsSync } from 'node:fs';
-import { delimiter, join, resolve } from 'node:path';
-
-export const CACHED_CLI_PATH = resolve(import.meta.dirname, '../../.tools/bin/temporal');
+import { delimiter, join } from 'node:path';
+import { CACHED_CLI_PATH } from '../package-files';
 
 /** The path of a usable Temporal CLI, or undefined when none is installed. */
 export function findTemporalCli(explicit?: string): string | undefined {

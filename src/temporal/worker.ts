@@ -2,7 +2,6 @@
  * The plangraph worker: executor and consolidation workflows plus every activity, wired from
  * their dependencies in one place.
  */
-import { resolve } from 'node:path';
 import type { NativeConnection} from '@temporalio/worker';
 import { Worker, type WorkerOptions } from '@temporalio/worker';
 import { createOpActivities } from '../../activities/op-activities';
@@ -13,9 +12,8 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { createEmbedder } from '../embeddings/embedder';
 import type { OpRegistry } from '../ops/registry';
+import { WORKFLOW_CODE } from '../package-files';
 import { createRunStore } from '../store/plan-runs';
-
-export const WORKFLOWS_PATH = resolve(import.meta.dirname, '../../workflows/index.ts');
 
 export interface WorkerDeps {
   config: Config;
@@ -44,7 +42,7 @@ export async function createWorker(deps: WorkerDeps): Promise<Worker> {
     connection: deps.connection,
     namespace: deps.config.TEMPORAL_NAMESPACE,
     taskQueue: deps.taskQueue ?? deps.config.TEMPORAL_TASK_QUEUE,
-    ...(deps.workflowBundlePath ? { workflowBundle: { codePath: deps.workflowBundlePath } } : { workflowsPath: WORKFLOWS_PATH }),
+    ...(deps.workflowBundlePath ? { workflowBundle: { codePath: deps.workflowBundlePath } } : WORKFLOW_CODE),
     activities: createActivities(deps),
     maxConcurrentActivityTaskExecutions: 200,
     ...deps.extra,

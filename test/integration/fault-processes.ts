@@ -18,7 +18,17 @@ export interface ChildHandle {
 
 /** Starts `node --import tsx <args>` in the repository root and waits for a line matching `ready`. */
 export function spawnReady(args: string[], env: Record<string, string>, ready: RegExp, timeoutMs = 60_000): Promise<ChildHandle> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawnProgramReady(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env, ready, timeoutMs });
+}
+
+/** Starts a program and waits until its output matches `ready`. */
+export function spawnProgramReady(
+  program: string,
+  args: string[],
+  options: { cwd: string; env: Record<string, string>; ready: RegExp; timeoutMs?: number },
+): Promise<ChildHandle> {
+  const { cwd, env, ready, timeoutMs = 60_000 } = options;
+  const child = spawn(program, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const handle: ChildHandle = {

@@ -1,0 +1,28 @@
+/**
+ * Files the package ships beside its code, found from the package root so the same paths hold
+ * when running the TypeScript sources (src/…) and the compiled bundle (dist/…).
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+function packageRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
+  }
+}
+
+const ROOT = packageRoot(import.meta.dirname);
+
+export const MIGRATIONS_DIR = join(ROOT, 'migrations');
+export const CACHED_CLI_PATH = join(ROOT, '.tools/bin/temporal');
+/** The workflow sources (a checkout has them; the compiled package ships their bundle instead). */
+export const WORKFLOWS_PATH = join(ROOT, 'workflows/index.ts');
+
+/**
+ * The workflow code workers and replay load: the sources (bundled by the worker at start) when
+ * running TypeScript, the bundle prebuilt into dist/ by `npm run build` in the compiled package.
+ */
+export const WORKFLOW_CODE: { workflowsPath: string } | { workflowBundle: { codePath: string } } = import.meta.url.endsWith('.ts')
+  ? { workflowsPath: WORKFLOWS_PATH }
+  : { workflowBundle: { codePath: join(ROOT, 'dist/workflow-bundle.js') } };
