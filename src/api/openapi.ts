@@ -18,7 +18,7 @@ export function buildOpenApi(routes: readonly RouteDefinition[]) {
       responses: {
         [String(route.status ?? 200)]: {
           description: 'success',
-          ...(route.response ? { content: { 'application/json': { schema: toSchema(route.response) } } } : {}),
+          content: { [route.response instanceof z.ZodString ? 'text/plain' : 'application/json']: { schema: toSchema(route.response) } },
         },
         default: { description: 'error: {error: {code, message, details}}' },
       },

@@ -1,12 +1,20 @@
 /**
  * A route is declared once with its zod schemas; the same declaration validates requests,
- * types the handler and feeds the OpenAPI document served at /docs.
+ * types the handler, serialises the response (nothing leaves that its schema does not name) and
+ * feeds the OpenAPI document served at /docs.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { formatPath } from '../domain/graph';
 import { DomainError } from '../domain/errors';
 import type { Principal } from '../domain/principal';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who is calling: set by the API's key hook before any route runs. */
+    principal: Principal;
+  }
+}
 
 export interface RouteRequest<B, P, Q> {
   body: B;
@@ -27,7 +35,8 @@ export interface RouteDefinition<B extends z.ZodType = z.ZodType, P extends z.Zo
   query?: Q;
   /** Success status (200 by default). */
   status?: number;
-  response?: z.ZodType;
+  /** What the handler's result is parsed through before it is sent: unnamed fields are dropped. */
+  response: z.ZodType;
   handler(req: RouteRequest<z.infer<B>, z.infer<P>, z.infer<Q>>): Promise<unknown>;
 }
 
@@ -48,4 +57,25 @@ export function parseWith<T extends z.ZodType>(schema: T | undefined, value: unk
     message: issue.message,
   }));
   throw new DomainError('bad_request', `invalid ${where}: ${fields.map((f) => `${f.field}: ${f.message}`).join('; ')}`, { fields });
+}
+
+/** Registers a route: requests parsed by its schemas, the result serialised through its response schema. */
+export function mountRoute(app: FastifyInstance, route: RouteDefinition): void {
+  app.route({
+    method: route.method,
+    url: route.url,
+    handler: async (request, reply) => {
+      const result = await route.handler({
+        body: parseWith(route.body, request.body ?? {}, 'body'),
+        params: parseWith(route.params, request.params, 'params'),
+        query: parseWith(route.query, request.query, 'query'),
+        principal: request.principal,
+        raw: request,
+        reply,
+      });
+      if (reply.sent) return reply;
+      // A result its own schema refuses is our bug: it fails as a 500 rather than leak or mislead.
+      return reply.status(route.status ?? 200).send(route.response.parse(result));
+    },
+  });
 }

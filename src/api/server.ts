@@ -6,18 +6,12 @@ import type { Services } from '../services';
 import { ANONYMOUS, type Principal } from '../domain/principal';
 import { keyFromHeaders } from './auth';
 import { errorBody, handleError } from './errors';
-import { parseWith, type RouteDefinition } from './route';
+import { mountRoute, type RouteDefinition } from './route';
 import { allRoutes } from './routes';
 import { buildOpenApi } from './openapi';
 import { DomainError } from '../domain/errors';
 import { formatPath } from '../domain/graph';
 import { MAX_JSON_DEPTH, tooDeepPath } from '../domain/json-depth';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    principal: Principal;
-  }
-}
 
 export interface ApiOptions {
   logger?: boolean;
@@ -68,24 +62,7 @@ export async function buildApi(services: Services, options: ApiOptions = {}): Pr
   });
 
   const routes: RouteDefinition[] = allRoutes(services);
-  for (const route of routes) {
-    app.route({
-      method: route.method,
-      url: route.url,
-      handler: async (request, reply) => {
-        const result = await route.handler({
-          body: parseWith(route.body, request.body ?? {}, 'body'),
-          params: parseWith(route.params, request.params, 'params'),
-          query: parseWith(route.query, request.query, 'query'),
-          principal: request.principal,
-          raw: request,
-          reply,
-        });
-        if (reply.sent) return reply;
-        return reply.status(route.status ?? 200).send(result);
-      },
-    });
-  }
+  for (const route of routes) mountRoute(app, route);
   const openapi = buildOpenApi(routes);
   app.get('/docs', async () => openapi);
   return app;

@@ -1,4 +1,5 @@
 /** GET /metrics: the stats in Prometheus' text exposition format. */
+import { z } from 'zod';
 import type { Services } from '../../services';
 import { createStatsStore, type Stats } from '../../store/stats';
 import { defineRoute } from '../route';
@@ -54,6 +55,7 @@ export function metricsRoutes(services: Services) {
       url: '/metrics',
       summary: 'Prometheus metrics: plan reuse frequency, runs by status, records by type, consolidation totals',
       tags: ['system'],
+      response: z.string(),
       handler: async ({ reply }) => {
         void reply.type(PROMETHEUS_CONTENT_TYPE);
         return prometheusText(await stats.snapshot());

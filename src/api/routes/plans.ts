@@ -88,6 +88,7 @@ export function planRoutes(services: Services) {
       tags: ['plans'],
       params: idParamsSchema,
       query: diagramQuerySchema,
+      response: z.union([z.object({ mermaid: z.string() }), z.string()]),
       handler: async ({ params, query, principal, reply }) => {
         const visible = requirePlan(await plans.get(params.id, effectiveTrust(principal)));
         if (visible.redacted || visible.record.payload.kind !== 'plan_graph') {
