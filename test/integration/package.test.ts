@@ -67,7 +67,7 @@ describe('the packed package works in a plain Node project', () => {
           edges: [{ from: 'a', to: 'b', kind: 'data' }],
         },
       });
-      const answer = await client.submitIntent({ task_descriptor: 'echo', plan_id: plan.id, wait: true });
+      const answer = await client.submitIntent({ task_descriptor: 'echo', plan_id: plan.record.id, wait: true });
       console.log(JSON.stringify(answer.run));
     `;
     writeFileSync(join(project, 'use-client.mjs'), script);
