@@ -1,9 +1,10 @@
-/** GET /v1/runs/:workflow_id and POST /v1/runs/:workflow_id/cancel: watch and stop plan runs. */
+/** GET /v1/runs, GET /v1/runs/:workflow_id and POST /v1/runs/:workflow_id/cancel: list, watch and stop plan runs. */
 import { z } from 'zod';
 import { createIntentComponents } from '../../intents/wiring';
 import { cancelResponseSchema, runViewSchema } from '../../intents/schemas';
 import type { Services } from '../../services';
 import { effectiveTrust } from '../../domain/principal';
+import { createRunLister, listRunsQuerySchema, runListSchema } from '../../runs/run-list';
 import { defineRoute } from '../route';
 
 export { cancelResponseSchema, runViewSchema };
@@ -14,7 +15,17 @@ export const runParamsSchema = z.object({ workflow_id: z.string().min(1).max(1_0
 /** The run routes over the given services. */
 export function runRoutes(services: Services) {
   const { viewer } = createIntentComponents(services);
+  const lister = createRunLister(services.db);
   return [
+    defineRoute({
+      method: 'GET',
+      url: '/v1/runs',
+      summary: 'Plan runs from Postgres, newest first, filtered by plan, state and start time (runs of plans the caller may run)',
+      tags: ['runs'],
+      query: listRunsQuerySchema,
+      response: runListSchema,
+      handler: ({ query, principal }) => lister.list(query, effectiveTrust(principal)),
+    }),
     defineRoute({
       method: 'GET',
       url: '/v1/runs/:workflow_id',
