@@ -40,7 +40,7 @@ async function openAs(key: string | undefined, path: string, page?: Page): Promi
 }
 
 const nodeState = (page: Page, id: string) => page.locator(`[data-node="${id}"]`).getAttribute('data-state');
-const nodeFill = (page: Page, id: string) => page.locator(`[data-node="${id}"] rect`).evaluate((el) => getComputedStyle(el).fill);
+const nodeFill = (page: Page, id: string) => page.locator(`[data-node="${id}"] rect`).evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown): { fill: string } }).getComputedStyle(el).fill);
 
 /** Starts a run of `planId` through the API as `key`. */
 async function startRun(planId: string, key: string): Promise<string> {

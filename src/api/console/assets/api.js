@@ -67,11 +67,27 @@ export const jsonBlock = (value) => h('pre', { class: 'json' }, value === undefi
 /** A state badge, coloured like the graph's nodes. */
 export const badge = (state) => h('span', { class: `badge state-${state}` }, state);
 
+let principal;
+/** The principal the session's key names (GET /v1/whoami), fetched once per page. */
+export function whoami() {
+  principal ??= api('/v1/whoami');
+  return principal;
+}
+
+/** The trust a request runs under: exactly the key's own (the API refuses anything wider). */
+export async function ownTrust() {
+  const me = await whoami();
+  return { max_sensitivity: me.max_sensitivity, authenticated: me.authenticated, ...(me.scopes && { scopes: me.scopes }) };
+}
+
 function wireKeyForm() {
   const form = document.getElementById('key-form');
   const input = document.getElementById('key-input');
   const who = document.getElementById('key-who');
-  who.textContent = apiKey() ? 'using an API key' : 'anonymous: public records only';
+  whoami().then(
+    (me) => (who.textContent = me.authenticated ? `${me.name} · clearance ${me.max_sensitivity}` : 'anonymous: public records only'),
+    (err) => (who.textContent = `key refused: ${err.message}`),
+  );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     if (!input.value.trim()) return;

@@ -18,7 +18,9 @@ function elk() {
   worker.onmessage = ({ data }) => {
     const call = pending.get(data.id);
     pending.delete(data.id);
-    if (call) (data.error ? call.reject(new Error(String(data.error.message ?? data.error))) : call.resolve(data.data));
+    if (!call) return;
+    if (data.error) call.reject(new Error(String(data.error.message ?? data.error)));
+    else call.resolve(data.data);
   };
   worker.onerror = (event) => {
     for (const call of pending.values()) call.reject(new Error(event.message || 'layout worker failed'));
