@@ -121,7 +121,7 @@ async function main() {
     h('h2', {}, 'Run'), runForm(plan),
   );
   const layout = await layoutPlan(plan.nodes, plan.edges);
-  timing.textContent = `${plan.nodes.length} nodes laid out in ${layout.ms} ms`;
+  timing.textContent = `${plan.nodes.length} nodes laid out in ${layout.ms} ms (${layout.engine})`;
   timing.dataset.layoutMs = String(layout.ms);
   const nodes = new Map(plan.nodes.map((n) => [n.id, n]));
   drawPlan(graphBox, plan, layout, (id) => panel.replaceChildren(nodePanel(nodes.get(id))));

@@ -79,7 +79,7 @@ async function main() {
   renderPanel();
 
   const layout = await layoutPlan(plan.nodes, plan.edges);
-  timing.textContent = `${plan.nodes.length} nodes laid out in ${layout.ms} ms · drag to pan, wheel to zoom, double-click to fit`;
+  timing.textContent = `${plan.nodes.length} nodes laid out in ${layout.ms} ms (${layout.engine}) · drag to pan, wheel to zoom, double-click to fit`;
   timing.dataset.layoutMs = String(layout.ms);
   const setStates = drawPlan(graphBox, plan, layout, (id) => {
     selected = id;
