@@ -56,7 +56,7 @@ const branchingPlan = (intent: string): PlanSpec => ({
   nodes: [
     { id: 'prepare', op: 'echo', params: { greeting: 'hello' } },
     { id: 'slow', op: 'sleep', params: { ms: 2500 } },
-    { id: 'boom', op: 'fail', params: { type: 'upstream_down', message: 'the upstream service is down' } },
+    { id: 'boom', op: 'fail', params: { type: 'upstream_down', message: 'the upstream service is down after {{nodes.slow.output.slept_ms}} ms' } },
     { id: 'after', op: 'echo', params: { got: '{{nodes.boom.output}}' } },
     { id: 'tidy', op: 'noop' },
   ],
@@ -88,13 +88,16 @@ describe('run page', () => {
       expect(await page.locator('#cancel').count()).toBe(0);
       expect(await page.locator('#temporal-link').getAttribute('href')).toContain(`/workflows/${workflowId}/`);
 
-      await page.click('[data-node="boom"]');
-      await expect.poll(() => page.locator('#node-error').textContent()).toContain('the upstream service is down');
-      expect(await page.locator('#node-error').textContent()).toContain('upstream_down');
-      await page.click('[data-node="after"]');
-      await expect.poll(() => page.locator('#node-reason').textContent()).toContain('data predecessor "boom" failed');
       await page.click('[data-node="prepare"]');
       await expect.poll(() => page.locator('#node-output').textContent()).toContain('hello');
+      await page.click('[data-node="after"]');
+      await expect.poll(() => page.locator('#node-reason').textContent()).toContain('data predecessor "boom" failed');
+      await page.click('[data-node="boom"]');
+      await expect.poll(() => page.locator('#node-error').textContent()).toMatch(/the upstream service is down after \d+ ms/);
+      expect(await page.locator('#node-error').textContent()).toContain('upstream_down');
+      // Params as the executor resolved them: the template filled from slow's output.
+      await expect.poll(() => page.locator('#node-params').textContent()).toMatch(/down after \d+ ms/);
+      expect(await page.locator('#node-params').textContent()).not.toContain('{{');
       if (screenshotDir) await page.screenshot({ path: join(screenshotDir, 'console-run.png') });
       await page.close();
     });

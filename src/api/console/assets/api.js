@@ -43,7 +43,7 @@ export function h(tag, attrs = {}, ...children) {
 
 /** Replaces the page body with the given nodes. */
 export function show(...nodes) {
-  document.getElementById('main').replaceChildren(...nodes);
+  document.getElementById('main').replaceChildren(...nodes.flat().filter((n) => n !== null && n !== undefined && n !== false));
 }
 
 /** An error box naming what failed; 404 under a key tells the user the key may not see it. */
@@ -63,6 +63,11 @@ export const durationMs = (from, to) => (from && to ? new Date(to).getTime() - n
 
 /** JSON in a <pre>, for params, outputs and errors. */
 export const jsonBlock = (value) => h('pre', { class: 'json' }, value === undefined ? '—' : JSON.stringify(value, null, 2));
+
+/** Fits a graph box to its graph: no taller than the graph needs, at most 62% of the window. */
+export function fitGraphBox(box, layout) {
+  box.style.height = `${Math.round(Math.max(180, Math.min(window.innerHeight * 0.62, layout.height + 48)))}px`;
+}
 
 /** A state badge, coloured like the graph's nodes. */
 export const badge = (state) => h('span', { class: `badge state-${state}` }, state);

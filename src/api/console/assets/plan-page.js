@@ -1,6 +1,6 @@
 // The plan page: its graph, metrics and a chart of recent runs (latency and outcome), revision
 // and relations, source episodes, and a form to run it.
-import { api, badge, errorBox, fmtMs, fmtTime, h, jsonBlock, show, subject } from './api.js';
+import { api, badge, fitGraphBox, errorBox, fmtMs, fmtTime, h, jsonBlock, show, subject } from './api.js';
 import { drawPlan, layoutPlan, legend } from './graph.js';
 
 const planId = subject();
@@ -121,6 +121,7 @@ async function main() {
     h('h2', {}, 'Run'), runForm(plan),
   );
   const layout = await layoutPlan(plan.nodes, plan.edges);
+  fitGraphBox(graphBox, layout);
   timing.textContent = `${plan.nodes.length} nodes laid out in ${layout.ms} ms (${layout.engine})`;
   timing.dataset.layoutMs = String(layout.ms);
   const nodes = new Map(plan.nodes.map((n) => [n.id, n]));

@@ -1,6 +1,6 @@
 // The run page: the plan graph with each node's live state, polled every second until the run
 // ends; a node's details on click; the run in the Temporal UI; cancel while it runs.
-import { api, badge, durationMs, errorBox, fmtMs, fmtTime, h, jsonBlock, show, subject } from './api.js';
+import { api, badge, fitGraphBox, durationMs, errorBox, fmtMs, fmtTime, h, jsonBlock, show, subject } from './api.js';
 import { drawPlan, layoutPlan, legend } from './graph.js';
 
 const POLL_MS = 1000;
@@ -27,7 +27,7 @@ function header(view, onCancel) {
   );
 }
 
-function nodePanel(planNode, status) {
+function nodePanel(planNode, status, detail) {
   if (!planNode) return h('p', { class: 'muted' }, 'Click a node to see its params, output, error, attempts and timings.');
   const s = status ?? { state: 'pending', attempts: 0 };
   return h('div', {},
@@ -41,8 +41,9 @@ function nodePanel(planNode, status) {
     ),
     s.reason ? h('p', { class: 'reason', id: 'node-reason' }, `Why ${s.state}: ${s.reason}`) : null,
     s.error ? h('div', { class: 'error', id: 'node-error' }, h('strong', {}, s.error.type), ': ', s.error.message) : null,
-    h('h3', {}, 'Params, resolved'), h('div', { id: 'node-params' }, s.params === undefined ? jsonBlock(planNode.params) : jsonBlock(s.params)),
-    s.params === undefined && s.state !== 'pending' ? h('p', { class: 'muted' }, 'As declared: this run does not report resolved params.') : null,
+    h('h3', {}, detail?.resolved_params ? 'Params, as resolved' : 'Params, as declared'),
+    h('div', { id: 'node-params' }, jsonBlock(detail?.resolved_params ?? detail?.params ?? planNode.params)),
+    detail?.resolved_params ? h('details', {}, h('summary', {}, 'as declared'), jsonBlock(detail.params)) : null,
     h('h3', {}, 'Output'), h('div', { id: 'node-output' }, jsonBlock(s.output)),
     planNode.guards && Object.keys(planNode.guards).length ? [h('h3', {}, 'Guard'), jsonBlock(planNode.guards)] : null,
   );
@@ -65,7 +66,21 @@ async function main() {
   const planNodes = new Map(plan.nodes.map((n) => [n.id, n]));
   let selected;
   const statusById = () => new Map(nodesOf(view).map((s) => [s.id, s]));
-  const renderPanel = () => panel.replaceChildren(nodePanel(planNodes.get(selected), statusById().get(selected)));
+  // Resolved params come from the run's own input and plan snapshot; fetched once a node has
+  // started, and kept once it is done (they never change after the node starts).
+  const details = new Map();
+  const renderPanel = async () => {
+    const id = selected;
+    const status = statusById().get(id);
+    panel.replaceChildren(nodePanel(planNodes.get(id), status, details.get(id)));
+    if (!status || details.has(id) || !['running', 'succeeded', 'failed'].includes(status.state)) return;
+    try {
+      details.set(id, await api(`/v1/runs/${encodeURIComponent(workflowId)}/nodes/${encodeURIComponent(id)}`));
+      if (selected === id) panel.replaceChildren(nodePanel(planNodes.get(id), statusById().get(id), details.get(id)));
+    } catch {
+      // the declared params stay shown
+    }
+  };
   const cancel = async () => {
     try {
       await api(`/v1/runs/${encodeURIComponent(workflowId)}/cancel`, { method: 'POST' });
@@ -79,6 +94,7 @@ async function main() {
   renderPanel();
 
   const layout = await layoutPlan(plan.nodes, plan.edges);
+  fitGraphBox(graphBox, layout);
   timing.textContent = `${plan.nodes.length} nodes laid out in ${layout.ms} ms (${layout.engine}) · drag to pan, wheel to zoom, double-click to fit`;
   timing.dataset.layoutMs = String(layout.ms);
   const setStates = drawPlan(graphBox, plan, layout, (id) => {
