@@ -104,6 +104,26 @@ describe('run page', () => {
   });
 });
 
+describe('cancel', () => {
+  it('a caller who may see the run cancels it from the page; running and pending nodes end cancelled', async () => {
+    const plan = await storePlan(ctx.services.records, {
+      intent: uid('console cancel'),
+      nodes: [{ id: 'wait', op: 'sleep', params: { ms: 60_000 } }, { id: 'then', op: 'noop' }],
+      edges: [{ from: 'wait', to: 'then', kind: 'control' }],
+    });
+    await ctx.withWorker(async () => {
+      const workflowId = await startRun(plan.id, lowKey);
+      const page = await openAs(lowKey, `/ui/runs/${workflowId}`);
+      await page.waitForSelector('[data-node="wait"][data-state="running"]', { timeout: 20_000 });
+      await page.click('#cancel');
+      await page.waitForSelector('body[data-run-state="cancelled"]', { timeout: 30_000 });
+      expect(await nodeState(page, 'wait')).toBe('cancelled');
+      expect(await nodeState(page, 'then')).toBe('cancelled');
+      await page.close();
+    });
+  });
+});
+
 describe('trust', () => {
   it('a low key never sees a high plan or its runs; anonymous sees public plans only', async () => {
     const scope = uid('trust');
