@@ -48,14 +48,14 @@ async function main() {
           h('td', {}, p ? h('button', { type: 'button', onclick: () => run(c.record.id) }, 'Run') : ''),
         );
       });
-      result.replaceChildren(
+      result.replaceChildren(...[
         decision(answer.selection),
         answer.selection.needs_more ? null : h('button', { type: 'button', id: 'run-best', onclick: () => run() }, 'Run the selection'),
         h('div', { class: 'table-wrap' }, h('table', { id: 'candidates', class: 'signals' },
           h('thead', {}, h('tr', {}, ['#', 'Plan', 'Score', 'Applicability', 'Cosine', 'Success rate', 'Recency', ''].map((t) => h('th', {}, t)))),
           h('tbody', {}, rows))),
         rows.length ? null : h('p', { class: 'muted' }, 'No plan visible to this key matches.'),
-      );
+      ].filter(Boolean));
     } catch (err) {
       result.replaceChildren(errorBox(err));
     }

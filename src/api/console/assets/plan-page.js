@@ -19,11 +19,10 @@ function runChart(runs) {
   const closed = runs.filter((r) => r.latency_ms !== null).reverse();
   if (!closed.length) return h('p', { class: 'muted' }, 'No finished runs yet.');
   const width = 640;
-  const height = 120;
+  const height = 100;
   const max = Math.max(...closed.map((r) => r.latency_ms), 1);
   const step = width / closed.length;
   const chart = svgEl('svg', { class: 'chart', id: 'run-chart', viewBox: `0 0 ${width} ${height}`, preserveAspectRatio: 'none' });
-  chart.append(svgEl('text', { x: 4, y: 11, 'font-size': 10, fill: '#6b7280' }, `max ${fmtMs(max)}`));
   closed.forEach((r, i) => {
     const bh = Math.max(2, (r.latency_ms / max) * (height - 14));
     const cls = r.state === 'succeeded' ? 'ok' : r.state === 'failed' ? 'bad' : 'other';
@@ -33,7 +32,7 @@ function runChart(runs) {
     link.append(bar);
     chart.append(link);
   });
-  return h('div', {}, chart, h('p', { class: 'muted' }, `Last ${closed.length} finished runs, oldest left; green succeeded, red failed, brown cancelled.`));
+  return h('div', {}, chart, h('p', { class: 'muted' }, `Last ${closed.length} finished runs, oldest left; the tallest bar is ${fmtMs(max)}; green succeeded, red failed, brown cancelled.`));
 }
 
 function relationsList(record) {
