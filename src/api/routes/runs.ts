@@ -4,7 +4,7 @@ import { createIntentComponents } from '../../intents/wiring';
 import { cancelResponseSchema, runViewSchema } from '../../intents/schemas';
 import type { Services } from '../../services';
 import { effectiveTrust } from '../../domain/principal';
-import { createRunLister, listRunsQuerySchema, runListSchema } from '../../runs/run-list';
+import { createRunLister, listRunsQuerySchema, runListSchema } from '../../store/run-list';
 import { createRunNodeReader, runNodeSchema } from '../../intents/run-node';
 import { defineRoute } from '../route';
 
