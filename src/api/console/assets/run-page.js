@@ -69,14 +69,19 @@ async function main() {
   // Resolved params come from the run's own input and plan snapshot; fetched once a node has
   // started, and kept once it is done (they never change after the node starts).
   const details = new Map();
+  let shown;
   const renderPanel = async () => {
     const id = selected;
     const status = statusById().get(id);
+    // Redraw only when something changed, so an open disclosure or a scrolled output stays put.
+    const key = JSON.stringify([id, status, details.has(id)]);
+    if (key === shown) return;
+    shown = key;
     panel.replaceChildren(nodePanel(planNodes.get(id), status, details.get(id)));
     if (!status || details.has(id) || !['running', 'succeeded', 'failed'].includes(status.state)) return;
     try {
       details.set(id, await api(`/v1/runs/${encodeURIComponent(workflowId)}/nodes/${encodeURIComponent(id)}`));
-      if (selected === id) panel.replaceChildren(nodePanel(planNodes.get(id), statusById().get(id), details.get(id)));
+      if (selected === id) renderPanel();
     } catch {
       // the declared params stay shown
     }
@@ -104,9 +109,12 @@ async function main() {
   setStates(nodesOf(view));
   document.body.dataset.runState = view.state;
 
-  // Poll while the run runs; each answer recolours only the nodes that changed.
+  // Poll while the run runs, one request a second at most apart; each answer recolours only
+  // the nodes that changed.
+  let asked = performance.now();
   while (view.state === 'running') {
-    await new Promise((r) => setTimeout(r, POLL_MS));
+    await new Promise((r) => setTimeout(r, Math.max(0, POLL_MS - (performance.now() - asked))));
+    asked = performance.now();
     try {
       view = await api(`/v1/runs/${encodeURIComponent(workflowId)}`);
     } catch {
