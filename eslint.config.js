@@ -71,7 +71,7 @@ export default defineConfig(
       'import-x/no-cycle': 'error',
     },
   },
-  { files: ['*.js', '*.config.ts'], extends: [tseslint.configs.disableTypeChecked] },
+  { files: ['**/*.js', '**/*.mjs', '*.config.ts'], extends: [tseslint.configs.disableTypeChecked] },
   ...layerRules,
   {
     // The pure domain imports zod, Temporal's sandbox-safe packages (message definitions) and its own modules.

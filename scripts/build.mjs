@@ -5,7 +5,7 @@
  * type declarations. `npm pack` runs it (prepack); development runs the sources through tsx.
  */
 import { execFileSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { bundleWorkflowCode } from '@temporalio/worker';
@@ -35,6 +35,9 @@ await build({
 step('workflow bundle…');
 const { code } = await bundleWorkflowCode({ workflowsPath: join(root, 'workflows/index.ts'), logger: { log() {}, trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error } });
 writeFileSync(join(dist, 'workflow-bundle.js'), code);
+
+step('console assets…');
+cpSync(join(root, 'src/api/console/assets'), join(dist, 'console-assets'), { recursive: true });
 
 step('type declarations…');
 execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });

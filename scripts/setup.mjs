@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Brings a fresh machine to the point where plangraph runs and its tests pass:
-// npm packages, the Temporal CLI (dev server + Web UI), a running Postgres with pgvector.
+// npm packages, the Temporal CLI (dev server + Web UI), a running Postgres with pgvector, and
+// Debian's chromium, which the web console's browser tests drive headless.
 // Idempotent and quick when everything is already there. Plain Node: it runs before npm install.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
@@ -21,8 +22,11 @@ function run(cmd, args, opts = {}) {
   return result.status === 0;
 }
 
-/** Runs a long command, printing a heartbeat line so a slow build visibly progresses. */
-function runWithProgress(label, cmd, args, env) {
+/**
+ * Runs a long command, printing a heartbeat line so a slow build visibly progresses; `describe`
+ * turns the Go module count and the latest output line into the heartbeat's text.
+ */
+function runWithProgress(label, cmd, args, env, describe = (downloads) => `${downloads} modules downloaded, compiling…`) {
   return new Promise((resolveRun) => {
     const started = Date.now();
     let downloads = 0;
@@ -38,7 +42,7 @@ function runWithProgress(label, cmd, args, env) {
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
     const timer = setInterval(() => {
-      log(`${label}: ${Math.round((Date.now() - started) / 1000)} s, ${downloads} modules downloaded, compiling…`);
+      log(`${label}: ${Math.round((Date.now() - started) / 1000)} s, ${describe(downloads, tail.at(-1) ?? '')}`);
     }, 15_000);
     child.on('exit', (code) => {
       clearInterval(timer);
@@ -169,11 +173,34 @@ async function ensurePgvector() {
   log('pgvector: installed');
 }
 
+/** Debian's chromium, driven headless by the console tests; apt-get only when it is missing. */
+async function ensureChromium() {
+  const binary = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+  if (existsSync(binary)) return log(`Chromium: ${binary}`);
+  if (!has('apt-get')) throw new Error(`no ${binary} and no apt-get to install it; install Chromium and set CHROMIUM_PATH`);
+  // Another apt-get may hold the dpkg lock (a second checkout's set-up): wait for it.
+  const aptOpts = ['-o', 'DPkg::Lock::Timeout=600', '-o', 'APT::Status-Fd=1'];
+  // Status-Fd lines read "dlstatus:…:42.1:Retrieving file 3 of 90"; the heartbeat shows the latest.
+  const aptProgress = (_, line) => line.split(':').slice(2).join(' ').trim() || 'working…';
+  log('Chromium: missing; apt-get update…');
+  if (!(await runWithProgress('apt-get update', 'apt-get', [...aptOpts, 'update', '-qq'], process.env, aptProgress))) {
+    throw new Error('apt-get update failed');
+  }
+  log('Chromium: apt-get install -y chromium (a few minutes, once)…');
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  if (!(await runWithProgress('apt-get install chromium', 'apt-get', [...aptOpts, 'install', '-y', '-qq', 'chromium'], env, aptProgress))) {
+    throw new Error('apt-get install chromium failed');
+  }
+  if (!existsSync(binary)) throw new Error(`chromium installed but ${binary} is missing; set CHROMIUM_PATH`);
+  log('Chromium: installed');
+}
+
 try {
   ensureNpmPackages();
   await ensureTemporalCli();
   await ensurePostgres();
   await ensurePgvector();
+  await ensureChromium();
 } catch (err) {
   console.error(`[setup] error: ${err.message}`);
   process.exit(1);

@@ -19,10 +19,15 @@ export const CACHED_CLI_PATH = join(ROOT, '.tools/bin/temporal');
 /** The workflow sources (a checkout has them; the compiled package ships their bundle instead). */
 export const WORKFLOWS_PATH = join(ROOT, 'workflows/index.ts');
 
+const RUNNING_SOURCES = import.meta.url.endsWith('.ts');
+
+/** The web console's browser modules and styles (copied into dist/ by the build). */
+export const CONSOLE_ASSETS_DIR = RUNNING_SOURCES ? join(ROOT, 'src/api/console/assets') : join(ROOT, 'dist/console-assets');
+
 /**
  * The workflow code workers and replay load: the sources (bundled by the worker at start) when
  * running TypeScript, the bundle prebuilt into dist/ by `npm run build` in the compiled package.
  */
-export const WORKFLOW_CODE: { workflowsPath: string } | { workflowBundle: { codePath: string } } = import.meta.url.endsWith('.ts')
+export const WORKFLOW_CODE: { workflowsPath: string } | { workflowBundle: { codePath: string } } = RUNNING_SOURCES
   ? { workflowsPath: WORKFLOWS_PATH }
   : { workflowBundle: { codePath: join(ROOT, 'dist/workflow-bundle.js') } };

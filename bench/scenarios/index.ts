@@ -1,5 +1,6 @@
 /** Every scenario, in the order `npm run bench` runs them. */
 import type { Scenario } from '../lib/scenario';
+import { consoleLayout } from './console-layout';
 import { consolidation } from './consolidation';
 import { eagerVsLevels } from './eager-vs-levels';
 import { interpretationOverhead } from './interpretation-overhead';
@@ -18,4 +19,5 @@ export const SCENARIOS: readonly Scenario[] = [
   retrieval,
   metricsContention,
   planSize,
+  consoleLayout,
 ];

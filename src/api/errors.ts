@@ -11,6 +11,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   invalid_inputs: 422,
   invalid_record: 422,
   not_a_plan: 422,
+  not_an_episode: 422,
   plan_retracted: 409,
   unauthenticated: 401,
   forbidden: 403,

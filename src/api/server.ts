@@ -9,6 +9,7 @@ import { errorBody, handleError } from './errors';
 import { mountRoute, type RouteDefinition } from './route';
 import { allRoutes } from './routes';
 import { buildOpenApi } from './openapi';
+import { registerConsole } from './console/routes';
 import { DomainError } from '../domain/errors';
 import { formatPath } from '../domain/graph';
 import { MAX_JSON_DEPTH, tooDeepPath } from '../domain/json-depth';
@@ -65,5 +66,6 @@ export async function buildApi(services: Services, options: ApiOptions = {}): Pr
   for (const route of routes) mountRoute(app, route);
   const openapi = buildOpenApi(routes);
   app.get('/docs', async () => openapi);
+  registerConsole(app);
   return app;
 }

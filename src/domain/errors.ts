@@ -8,6 +8,7 @@ export const ERROR_CODES = [
   'invalid_inputs',
   'invalid_record',
   'not_a_plan',
+  'not_an_episode',
   'plan_retracted',
   'unauthenticated',
   'forbidden',

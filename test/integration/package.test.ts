@@ -55,6 +55,8 @@ describe('the packed package works in a plain Node project', () => {
     const { stdout: key } = await run(bin, ['keys', 'create', '--principal', 'packaged', '--max-sensitivity', 'high'], { cwd: project, env: { ...process.env, ...env } });
     processes.push(await spawnProgramReady(bin, ['worker'], { cwd: project, env, ready: /worker: polling/ }));
     processes.push(await spawnProgramReady(bin, ['api'], { cwd: project, env, ready: /API: http/ }));
+    const consoleStyles = await fetch(`http://127.0.0.1:${env.API_PORT}/ui/assets/console.css`);
+    expect(consoleStyles.status).toBe(200);
 
     const script = `
       import { createPlangraphClient } from 'plangraph/client';

@@ -1,8 +1,14 @@
+import { z } from 'zod';
 import { memoryRecordSchema, newEpisodeSchema } from '../../domain/records';
+import { redactedRecordSchema } from '../../domain/trust';
+import { DomainError } from '../../domain/errors';
+import { effectiveTrust } from '../../domain/principal';
 import type { Services } from '../../services';
 import { defineRoute } from '../route';
 
-/** POST /v1/episodes: stores one episode (immutable from then on). */
+const visibleEpisodeSchema = z.object({ record: z.union([memoryRecordSchema, redactedRecordSchema]), redacted: z.boolean() });
+
+/** POST /v1/episodes stores one episode (immutable from then on); GET /v1/episodes/:id shows one. */
 export function episodeRoutes(services: Services) {
   return [
     defineRoute({
@@ -14,6 +20,21 @@ export function episodeRoutes(services: Services) {
       status: 201,
       response: memoryRecordSchema,
       handler: ({ body, principal }) => services.episodes.create(body, { actor: principal.name, where: 'body' }),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/v1/episodes/:id',
+      summary: 'One episode (e.g. a source of a consolidated plan), under the caller’s trust like plans',
+      tags: ['episodes'],
+      params: z.object({ id: z.string() }),
+      response: visibleEpisodeSchema,
+      handler: async ({ params, principal }) => {
+        const visible = await services.plans.get(params.id, effectiveTrust(principal));
+        if (visible.record.type !== 'episodic') {
+          throw new DomainError('not_an_episode', `record ${params.id} is a ${visible.record.type}, not an episode`, { id: params.id, type: visible.record.type });
+        }
+        return visible;
+      },
     }),
   ];
 }

@@ -7,6 +7,7 @@ import { healthRoutes } from './health';
 import { intentRoutes } from './intents';
 import { metricsRoutes } from './metrics';
 import { planRoutes } from './plans';
+import { principalRoutes } from './principal';
 import { retrieveRoutes } from './retrieve';
 import { runRoutes } from './runs';
 import { statsRoutes } from './stats';
@@ -14,6 +15,7 @@ import { statsRoutes } from './stats';
 export function allRoutes(services: Services): RouteDefinition[] {
   return [
     ...healthRoutes(services),
+    ...principalRoutes(),
     ...intentRoutes(services),
     ...runRoutes(services),
     ...statsRoutes(services),

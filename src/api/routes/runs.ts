@@ -1,9 +1,11 @@
-/** GET /v1/runs/:workflow_id and POST /v1/runs/:workflow_id/cancel: watch and stop plan runs. */
+/** GET /v1/runs, GET /v1/runs/:workflow_id(/nodes/:node_id) and POST /v1/runs/:workflow_id/cancel: list, watch and stop plan runs. */
 import { z } from 'zod';
 import { createIntentComponents } from '../../intents/wiring';
 import { cancelResponseSchema, runViewSchema } from '../../intents/schemas';
 import type { Services } from '../../services';
 import { effectiveTrust } from '../../domain/principal';
+import { createRunLister, listRunsQuerySchema, runListSchema } from '../../store/run-list';
+import { createRunNodeReader, runNodeSchema } from '../../intents/run-node';
 import { defineRoute } from '../route';
 
 export { cancelResponseSchema, runViewSchema };
@@ -14,7 +16,18 @@ export const runParamsSchema = z.object({ workflow_id: z.string().min(1).max(1_0
 /** The run routes over the given services. */
 export function runRoutes(services: Services) {
   const { viewer } = createIntentComponents(services);
+  const lister = createRunLister(services.db);
+  const nodes = createRunNodeReader({ client: services.temporal.client, viewer });
   return [
+    defineRoute({
+      method: 'GET',
+      url: '/v1/runs',
+      summary: 'Plan runs from Postgres, newest first, filtered by plan, state and start time (runs of plans the caller may run)',
+      tags: ['runs'],
+      query: listRunsQuerySchema,
+      response: runListSchema,
+      handler: ({ query, principal }) => lister.list(query, effectiveTrust(principal)),
+    }),
     defineRoute({
       method: 'GET',
       url: '/v1/runs/:workflow_id',
@@ -23,6 +36,15 @@ export function runRoutes(services: Services) {
       params: runParamsSchema,
       response: runViewSchema,
       handler: ({ params, principal }) => viewer.view(params.workflow_id, effectiveTrust(principal)),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/v1/runs/:workflow_id/nodes/:node_id',
+      summary: "One node of a run: its params as declared in the run's plan and as resolved when it started",
+      tags: ['runs'],
+      params: runParamsSchema.extend({ node_id: z.string().min(1).max(1_000) }),
+      response: runNodeSchema,
+      handler: ({ params, principal }) => nodes.node(params.workflow_id, params.node_id, effectiveTrust(principal)),
     }),
     defineRoute({
       method: 'POST',

@@ -24,7 +24,7 @@ async function startWorker(services: Services): Promise<{ worker: Worker; runnin
 async function startApi(services: Services): Promise<FastifyInstance> {
   const api = await buildApi(services, { logger: false });
   await api.listen({ host: services.config.API_HOST, port: services.config.API_PORT });
-  log(`API: http://${services.config.API_HOST}:${services.config.API_PORT} (health: /healthz, OpenAPI: /docs)`);
+  log(`API: http://${services.config.API_HOST}:${services.config.API_PORT} (health: /healthz, OpenAPI: /docs, console: /ui)`);
   return api;
 }
 
