@@ -1,0 +1,96 @@
+/**
+ * Selection quality on the labelled set (bench/selection): does an agent's own phrasing find the
+ * plan it means, and does the selector auto-run only when it is right? Several selectors side by
+ * side, each over its own scratch database holding the same plans.
+ */
+import { sql } from 'drizzle-orm';
+import { createDb, createScratchDatabase } from '../../src/db/client';
+import { hashEmbed, hashEmbedder, type Embedder } from '../../src/embeddings/embedder';
+import { planText } from '../../src/domain/plan-text';
+import { createRetriever, isSelectable } from '../../src/retrieval/retrieve';
+import { createRecordStore } from '../../src/store/records';
+import type { PlanGraphPayload, TrustContext } from '../../src/domain/records';
+import { describeMetrics, metricsByKind, type QueryOutcome } from '../selection/evaluate';
+import { LABELLED_PLANS, labelledPayload, labelledQueries } from '../selection/labelled-set';
+import type { Figure, Scenario } from '../lib/scenario';
+import { round } from '../lib/stats';
+
+const TRUST: TrustContext = { max_sensitivity: 'high', authenticated: true };
+const THRESHOLD = 0.7;
+
+/** One selector under test: how plans are embedded and how the retriever ranks and decides. */
+export interface SelectionVariant {
+  name: string;
+  embedder: Embedder;
+  /** The stored embedding of a plan; by default the store's own (the embedder over the plan document). */
+  embedPlan?(payload: PlanGraphPayload): number[];
+}
+
+export const SELECTION_VARIANTS: SelectionVariant[] = [
+  // Before plan documents: the intent label alone, through hashed n-grams, and the membrane formula.
+  { name: 'today (membrane, hash, intent only)', embedder: hashEmbedder, embedPlan: (payload) => hashEmbed(planText(payload)) },
+];
+
+/** Runs every labelled phrasing against one variant in a database of its own. */
+export async function evaluateVariant(baseUrl: string, variant: SelectionVariant): Promise<QueryOutcome[]> {
+  const database = await createScratchDatabase(baseUrl, 'bench_selection');
+  const db = createDb(database.url, 2);
+  try {
+    const records = createRecordStore(db, variant.embedder);
+    const ids: string[] = [];
+    for (const [index, plan] of LABELLED_PLANS.entries()) {
+      const payload = labelledPayload(plan, index);
+      const record = await records.create({
+        type: 'plan_graph',
+        sensitivity: 'low',
+        confidence: 0.5,
+        tags: plan.tags,
+        payload,
+        ...(variant.embedPlan ? { embedding: variant.embedPlan(payload) } : {}),
+      });
+      ids.push(record.id);
+    }
+    await db.execute(sql`ANALYZE memory_records`);
+    const retriever = createRetriever({ db, embedder: variant.embedder, threshold: THRESHOLD });
+    const outcomes: QueryOutcome[] = [];
+    for (const query of labelledQueries()) {
+      const { candidates, selection } = await retriever.retrieve({ task_descriptor: query.text, trust: TRUST, limit: 10 });
+      const ranked = candidates.filter((c) => isSelectable(c, TRUST)).map((c) => c.record.id);
+      outcomes.push({ query, rank: ranked.indexOf(ids[query.plan]!) + 1, autoRun: !selection.needs_more, confidence: selection.confidence });
+    }
+    return outcomes;
+  } finally {
+    await db.$client.end();
+    await database.drop();
+  }
+}
+
+export const selection: Scenario = {
+  name: 'selection',
+  title: 'Plan selection from an agent’s own words (labelled set)',
+  method:
+    `${LABELLED_PLANS.length} realistic plans (devops, data, support; near-neighbours such as backup vs restore vs refresh-staging, ` +
+    `refund vs credit, erase vs export personal data) and ${labelledQueries().length} labelled phrasings in bench/selection: ` +
+    '`label` repeats the intent, `paraphrase` rewords it, `domain` is practitioner language sharing no content word with the intent. ' +
+    'Each phrasing is one `retrieve` (trust high/authenticated, limit 10); top-1 = the labelled plan ranks first, MRR over the ' +
+    'ranked selectable candidates, auto-run = the selector would run without asking, precision = share of auto-runs that picked ' +
+    'the labelled plan. Each selector gets a database of its own holding the same plans.',
+  async run(env, log) {
+    const figures: Figure[] = [];
+    const notes: string[] = [];
+    for (const variant of SELECTION_VARIANTS) {
+      const metrics = metricsByKind(await evaluateVariant(env.config.DATABASE_URL, variant));
+      const line = describeMetrics(variant.name, metrics);
+      log(line);
+      notes.push(line);
+      figures.push(
+        { label: `${variant.name}: top-1`, value: round(metrics.overall.top1) },
+        { label: `${variant.name}: top-1 domain language`, value: round(metrics.domain.top1) },
+        { label: `${variant.name}: MRR`, value: round(metrics.overall.mrr) },
+        { label: `${variant.name}: auto-run rate`, value: round(metrics.overall.autoRunRate) },
+        { label: `${variant.name}: auto-run precision`, value: round(metrics.overall.precision) },
+      );
+    }
+    return { figures, notes };
+  },
+};
