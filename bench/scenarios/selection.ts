@@ -6,7 +6,6 @@
 import { sql } from 'drizzle-orm';
 import { createDb, createScratchDatabase } from '../../src/db/client';
 import { hashEmbed, hashEmbedder, type Embedder } from '../../src/embeddings/embedder';
-import { planText } from '../../src/domain/plan-text';
 import { createRetriever, isSelectable } from '../../src/retrieval/retrieve';
 import { createRecordStore } from '../../src/store/records';
 import type { PlanGraphPayload, TrustContext } from '../../src/domain/records';
@@ -28,7 +27,7 @@ export interface SelectionVariant {
 
 export const SELECTION_VARIANTS: SelectionVariant[] = [
   // Before plan documents: the intent label alone, through hashed n-grams, and the membrane formula.
-  { name: 'today (membrane, hash, intent only)', embedder: hashEmbedder, embedPlan: (payload) => hashEmbed(planText(payload)) },
+  { name: 'today (membrane, hash, intent only)', embedder: hashEmbedder, embedPlan: (payload) => hashEmbed(payload.intent) },
 ];
 
 /** Runs every labelled phrasing against one variant in a database of its own. */
