@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // Brings a fresh machine to the point where plangraph runs and its tests pass:
-// npm packages, the Temporal CLI (dev server + Web UI), a running Postgres with pgvector.
+// npm packages, the word-vector cache of the semantic embedder, the Temporal CLI (dev server +
+// Web UI), a running Postgres with pgvector.
 // Idempotent and quick when everything is already there. Plain Node: it runs before npm install.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
+import { ensureWordVectorCache } from './word-vectors.mjs';
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const toolsBin = join(root, '.tools', 'bin');
@@ -168,6 +170,7 @@ async function ensurePgvector() {
 
 try {
   ensureNpmPackages();
+  log(`word vectors: ${ensureWordVectorCache(root, log)}`);
   await ensureTemporalCli();
   await ensurePostgres();
   await ensurePgvector();

@@ -50,7 +50,7 @@ export async function createServices(config: Config): Promise<Services> {
     runs: createRunStore(db),
     episodes: createEpisodeStore(db, embedder),
     apiKeys: createApiKeyStore(db),
-    retriever: createRetriever({ db, embedder, threshold: config.SELECTION_THRESHOLD }),
+    retriever: createRetriever({ db, embedder, threshold: config.SELECTION_THRESHOLD, mode: config.SELECTION_MODE }),
     revisions: createRevisionStore(db, embedder),
     reinforcer: createReinforcer(db),
     plans: createPlanReader(db),

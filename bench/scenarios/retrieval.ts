@@ -27,7 +27,7 @@ function seeded(seed: number): () => number {
 
 /** Latencies (ms) of `QUERIES` retrievals of intents like the stored ones, after a warm-up. */
 async function measure(env: BenchEnv, planCount: number): Promise<number[]> {
-  const retriever = createRetriever({ db: env.db, embedder: createEmbedder(env.config), threshold: env.config.SELECTION_THRESHOLD });
+  const retriever = createRetriever({ db: env.db, embedder: createEmbedder(env.config), threshold: env.config.SELECTION_THRESHOLD, mode: env.config.SELECTION_MODE });
   const random = seeded(planCount);
   const query = () => ({ task_descriptor: generatedIntent(Math.floor(random() * planCount), random), trust: TRUST, limit: 10 });
   for (let i = 0; i < WARMUP; i++) await retriever.retrieve(query());

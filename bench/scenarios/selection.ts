@@ -6,7 +6,9 @@
 import { sql } from 'drizzle-orm';
 import { createDb, createScratchDatabase } from '../../src/db/client';
 import { hashEmbed, hashEmbedder, type Embedder } from '../../src/embeddings/embedder';
-import { createRetriever, isSelectable } from '../../src/retrieval/retrieve';
+import { createSemanticEmbedder } from '../../src/embeddings/semantic-embedder';
+import { createRetriever, isSelectable, type RetrieverOptions } from '../../src/retrieval/retrieve';
+import { fitCalibration, recalibrated } from '../selection/calibrate';
 import { createRecordStore } from '../../src/store/records';
 import type { PlanGraphPayload, TrustContext } from '../../src/domain/records';
 import { describeMetrics, metricsByKind, type QueryOutcome } from '../selection/evaluate';
@@ -15,7 +17,6 @@ import type { Figure, Scenario } from '../lib/scenario';
 import { round } from '../lib/stats';
 
 const TRUST: TrustContext = { max_sensitivity: 'high', authenticated: true };
-const THRESHOLD = 0.7;
 
 /** One selector under test: how plans are embedded and how the retriever ranks and decides. */
 export interface SelectionVariant {
@@ -23,11 +24,23 @@ export interface SelectionVariant {
   embedder: Embedder;
   /** The stored embedding of a plan; by default the store's own (the embedder over the plan document). */
   embedPlan?(payload: PlanGraphPayload): number[];
+  retriever: Omit<RetrieverOptions, 'db' | 'embedder'>;
+  /**
+   * Fit this selector's own calibration on the set (selectors that do not ship coefficients), so
+   * auto-run rate and precision compare like with like; the shipped selector uses its constants.
+   */
+  refit?: boolean;
 }
+
+const semantic = createSemanticEmbedder();
 
 export const SELECTION_VARIANTS: SelectionVariant[] = [
   // Before plan documents: the intent label alone, through hashed n-grams, and the membrane formula.
-  { name: 'today (membrane, hash, intent only)', embedder: hashEmbedder, embedPlan: (payload) => hashEmbed(payload.intent) },
+  { name: 'before (membrane, hash, intent only)', embedder: hashEmbedder, embedPlan: (payload) => hashEmbed(payload.intent), retriever: { mode: 'membrane' } },
+  { name: 'lexical only (BM25F)', embedder: semantic, retriever: { match: 'lexical' }, refit: true },
+  { name: 'dense only (semantic)', embedder: semantic, retriever: { match: 'dense' }, refit: true },
+  { name: 'hybrid, reciprocal rank fusion', embedder: semantic, retriever: { fusion: 'rrf' }, refit: true },
+  { name: 'hybrid, calibrated weights (shipped)', embedder: semantic, retriever: {} },
 ];
 
 /** Runs every labelled phrasing against one variant in a database of its own. */
@@ -50,14 +63,21 @@ export async function evaluateVariant(baseUrl: string, variant: SelectionVariant
       ids.push(record.id);
     }
     await db.execute(sql`ANALYZE memory_records`);
-    const retriever = createRetriever({ db, embedder: variant.embedder, threshold: THRESHOLD });
+    const retriever = createRetriever({ db, embedder: variant.embedder, ...variant.retriever });
     const outcomes: QueryOutcome[] = [];
     for (const query of labelledQueries()) {
       const { candidates, selection } = await retriever.retrieve({ task_descriptor: query.text, trust: TRUST, limit: 10 });
-      const ranked = candidates.filter((c) => isSelectable(c, TRUST)).map((c) => c.record.id);
-      outcomes.push({ query, rank: ranked.indexOf(ids[query.plan]!) + 1, autoRun: !selection.needs_more, confidence: selection.confidence });
+      const ranked = candidates.filter((c) => isSelectable(c, TRUST));
+      outcomes.push({
+        query,
+        rank: ranked.findIndex((c) => c.record.id === ids[query.plan]) + 1,
+        autoRun: !selection.needs_more,
+        confidence: selection.confidence,
+        top: ranked[0]?.signals.applicability ?? 0,
+        margin: ranked[0] ? ranked[0].score - (ranked[1]?.score ?? 0) : 0,
+      });
     }
-    return outcomes;
+    return variant.refit ? recalibrated(outcomes, fitCalibration(outcomes)) : outcomes;
   } finally {
     await db.$client.end();
     await database.drop();

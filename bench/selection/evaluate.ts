@@ -9,8 +9,10 @@ export interface QueryOutcome {
   query: LabelledQuery;
   rank: number;
   autoRun: boolean;
-  /** The selector's confidence and the top candidate's match and margin, for calibration. */
   confidence: number;
+  /** The top candidate's match and its score margin over the runner-up: what the confidence is fitted on. */
+  top: number;
+  margin: number;
 }
 
 export interface SelectionMetrics {

@@ -64,7 +64,7 @@ export function registerRetrieveCommand(program: Command): void {
       const config = configFromEnv();
       const trust = trustFromFlags(options);
       const result = await withDb(config, (db) =>
-        createRetriever({ db, embedder: createEmbedder(config), threshold: config.SELECTION_THRESHOLD }).retrieve({
+        createRetriever({ db, embedder: createEmbedder(config), threshold: config.SELECTION_THRESHOLD, mode: config.SELECTION_MODE }).retrieve({
           task_descriptor: task,
           trust,
           memory_types: options.types as MemoryType[],
