@@ -15,7 +15,7 @@ export const MATCH_KINDS = ['hybrid', 'lexical', 'dense'] as const;
 export type MatchKind = (typeof MATCH_KINDS)[number];
 
 /** Weights of the fused match; chosen over reciprocal rank fusion on the labelled set (BENCHMARKS.md). */
-export const FUSION_WEIGHTS = { lexical: 0.5, dense: 0.5 } as const;
+export const FUSION_WEIGHTS = { lexical: 0.8, dense: 0.2 } as const;
 
 /**
  * Most that success rate and recency together can add to a score. A candidate whose match is
@@ -24,11 +24,11 @@ export const FUSION_WEIGHTS = { lexical: 0.5, dense: 0.5 } as const;
 export const HISTORY_TIEBREAK = 0.05;
 
 /** Fitted coefficients of the confidence: σ(intercept + match·top + margin·(top − runner-up)). */
-export const CALIBRATION = { intercept: -6, match: 10, margin: 20 } as const;
+export const CALIBRATION = { intercept: -0.77, match: 1.62, margin: 15.82 } as const;
 export type Calibration = { intercept: number; match: number; margin: number };
 
 /** Default auto-run threshold for calibrated confidences: the labelled set's auto-runs are ≥ 0.98 precise above it. */
-export const CALIBRATED_THRESHOLD = 0.9;
+export const CALIBRATED_THRESHOLD = 0.85;
 
 const clamp01 = (v: number) => Math.min(1, Math.max(0, v));
 
