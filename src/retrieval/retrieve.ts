@@ -126,7 +126,9 @@ export function createRetriever(options: RetrieverOptions) {
       const scanned = corpus ? lexemes.filter((l) => corpus.df(l) <= cap) : [];
       const tsquery = sql`to_tsquery('simple', ${scanned.join(' | ')})`;
       const branches = [
-        vector && sql`(SELECT r.id FROM memory_records r WHERE ${where} AND r.embedding IS NOT NULL AND ${sameEmbedder}
+        // No embedder filter here: were every vector another embedder's (EMBEDDER changed, no rebuild yet), a
+        // filtered scan would walk the whole index. Such candidates are scored lexically only (distance below).
+        vector && sql`(SELECT r.id FROM memory_records r WHERE ${where} AND r.embedding IS NOT NULL
             ORDER BY r.embedding <=> ${vector} LIMIT ${pool})`,
         scanned.length > 0 && sql`(SELECT r.id FROM memory_records r WHERE ${where} AND r.document @@ ${tsquery}
             ORDER BY ts_rank(r.document, ${tsquery}) DESC, r.id LIMIT ${pool})`,

@@ -184,10 +184,15 @@ describe('learning aliases', () => {
     expect(bounded.at(-1)).toBe(`phrasing number ${MAX_ALIASES + 2}`);
   });
 
-  it('embeddings rebuild re-embeds vectors another embedder made', async () => {
+  it('vectors another embedder made are not compared until embeddings rebuild re-embeds them', async () => {
     await reset();
     const ids = await storeLabelled([0, 1]);
     await db.execute(sql`UPDATE memory_records SET embedder = 'hash' WHERE id = ${ids[0]!}::uuid`);
+    // Until rebuilt, another embedder's vector is never compared: the plan is found by its words alone.
+    const before = await createRetriever({ db, embedder }).retrieve({ task_descriptor: LABELLED_PLANS[0]!.phrasings.label[0]!, trust: publicTrust });
+    expect(before.candidates[0]!.record.id).toBe(ids[0]);
+    expect(before.candidates[0]!.signals.cosine).toBeUndefined();
+    expect(before.candidates[0]!.signals.lexical).toBeGreaterThan(0);
     expect(await reembedRecords(db, embedder)).toBe(1);
     expect(await reembedRecords(db, embedder)).toBe(0);
     const names = (await db.execute<{ embedder: string }>(sql`SELECT DISTINCT embedder FROM memory_records`)).rows.map((r) => r.embedder);
