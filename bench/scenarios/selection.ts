@@ -124,7 +124,8 @@ export const selection: Scenario = {
         { label: `${variant.name}: top-1 domain language`, value: round(metrics.domain.top1), ...goal(0.8) },
         { label: `${variant.name}: MRR`, value: round(metrics.overall.mrr) },
         { label: `${variant.name}: auto-run rate`, value: round(metrics.overall.autoRunRate), ...goal(0.6) },
-        { label: `${variant.name}: auto-run precision`, value: round(metrics.overall.precision), ...goal(0.98) },
+        // Precision of no auto-runs at all is undefined, not perfect.
+        { label: `${variant.name}: auto-run precision`, value: metrics.overall.autoRunRate > 0 ? round(metrics.overall.precision) : 'n/a', ...goal(0.98) },
       );
     }
     return { figures, notes };
