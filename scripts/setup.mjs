@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // Brings a fresh machine to the point where plangraph runs and its tests pass:
-// npm packages, the Temporal CLI (dev server + Web UI), a running Postgres with pgvector, and
-// Debian's chromium, which the web console's browser tests drive headless.
+// npm packages, the word-vector cache of the semantic embedder, the Temporal CLI (dev server +
+// Web UI), a running Postgres with pgvector, and Debian's chromium, which the web console's
+// browser tests drive headless.
 // Idempotent and quick when everything is already there. Plain Node: it runs before npm install.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
+import { ensureWordVectorCache } from './word-vectors.mjs';
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const toolsBin = join(root, '.tools', 'bin');
@@ -197,6 +199,7 @@ async function ensureChromium() {
 
 try {
   ensureNpmPackages();
+  log(`word vectors: ${ensureWordVectorCache(root, log)}`);
   await ensureTemporalCli();
   await ensurePostgres();
   await ensurePgvector();

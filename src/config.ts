@@ -37,11 +37,14 @@ export const configSchema = z.object({
   NODE_OUTPUT_LIMIT_BYTES: z.coerce.number().int().positive().max(2_000_000).default(1_000_000),
   // Run inputs travel in the workflow's start payload, which Temporal caps at 2 MB.
   RUN_INPUT_LIMIT_BYTES: z.coerce.number().int().positive().max(2_000_000).default(DEFAULT_RUN_INPUT_LIMIT_BYTES),
-  SELECTION_THRESHOLD: z.coerce.number().min(0).max(1).default(0.7),
+  /** calibrated: fused lexical + dense match, confidence = estimated P(top plan is right); membrane: the seed formula. */
+  SELECTION_MODE: z.enum(['calibrated', 'membrane']).default('calibrated'),
+  /** Auto-run threshold on the selection confidence; unset = the mode's default (0.85 calibrated, 0.7 membrane). */
+  SELECTION_THRESHOLD: z.coerce.number().min(0).max(1).optional(),
   CONSOLIDATION_CRON: z.string().default('0 * * * *'),
   CONSOLIDATION_MODE: z.enum(['cron', 'schedule']).default('cron'),
   CONSOLIDATION_PAGE_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
-  EMBEDDER: z.enum(['hash', 'openai', 'none']).default('hash'),
+  EMBEDDER: z.enum(['semantic', 'hash', 'openai', 'none']).default('semantic'),
   EMBEDDING_URL: z.url().default('https://api.openai.com/v1/embeddings'),
   EMBEDDING_MODEL: z.string().default('text-embedding-3-small'),
   EMBEDDING_API_KEY: z.string().optional(),

@@ -14,6 +14,9 @@ function packageRoot(from: string): string {
 
 const ROOT = packageRoot(import.meta.dirname);
 
+/** The package's own directory (a checkout's root, or node_modules/plangraph when installed). */
+export const PACKAGE_ROOT = ROOT;
+
 export const MIGRATIONS_DIR = join(ROOT, 'migrations');
 export const CACHED_CLI_PATH = join(ROOT, '.tools/bin/temporal');
 /** The workflow sources (a checkout has them; the compiled package ships their bundle instead). */

@@ -13,6 +13,7 @@ import { createRunStore } from './store/plan-runs';
 import { createRecordStore } from './store/records';
 import { createRevisionStore } from './store/revisions';
 import { createRetriever } from './retrieval/retrieve';
+import { createAliasLearner, type AliasLearner } from './store/aliases';
 import { createReinforcer } from './retrieval/reinforce';
 import { createPlanReader } from './retrieval/plan-reader';
 import { connectTemporal } from './temporal/connection';
@@ -31,6 +32,7 @@ export interface Services {
   retriever: ReturnType<typeof createRetriever>;
   revisions: ReturnType<typeof createRevisionStore>;
   reinforcer: ReturnType<typeof createReinforcer>;
+  aliases: AliasLearner;
   plans: ReturnType<typeof createPlanReader>;
   close(): Promise<void>;
 }
@@ -40,6 +42,7 @@ export async function createServices(config: Config): Promise<Services> {
   const db = createDb(config.DATABASE_URL);
   const embedder = createEmbedder(config);
   const { connection, client } = await connectTemporal(config);
+  const aliases = createAliasLearner(db, embedder);
   return {
     config,
     db,
@@ -50,9 +53,10 @@ export async function createServices(config: Config): Promise<Services> {
     runs: createRunStore(db),
     episodes: createEpisodeStore(db, embedder),
     apiKeys: createApiKeyStore(db),
-    retriever: createRetriever({ db, embedder, threshold: config.SELECTION_THRESHOLD }),
+    retriever: createRetriever({ db, embedder, threshold: config.SELECTION_THRESHOLD, mode: config.SELECTION_MODE }),
     revisions: createRevisionStore(db, embedder),
-    reinforcer: createReinforcer(db),
+    reinforcer: createReinforcer(db, aliases),
+    aliases,
     plans: createPlanReader(db),
     async close() {
       await connection.close();

@@ -8,6 +8,7 @@ import { metricsContention } from './metrics-contention';
 import { parallelEfficiency } from './parallel-efficiency';
 import { planSize } from './plan-size';
 import { retrieval } from './retrieval';
+import { selection } from './selection';
 import { throughput } from './throughput';
 
 export const SCENARIOS: readonly Scenario[] = [
@@ -17,6 +18,7 @@ export const SCENARIOS: readonly Scenario[] = [
   throughput,
   consolidation,
   retrieval,
+  selection,
   metricsContention,
   planSize,
   consoleLayout,

@@ -4,6 +4,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  customType,
   bigserial,
   doublePrecision,
   index,
@@ -20,6 +21,9 @@ import {
 } from 'drizzle-orm/pg-core';
 
 export const EMBEDDING_DIMENSIONS = 256;
+
+/** Postgres full-text vector; written by the database (generated column), read as text. */
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -44,6 +48,12 @@ export const memoryRecords = pgTable(
     /** Plan structure (intent, ops, edges) for structural dedup; null for other types. */
     structureKey: text('structure_key'),
     embedding: vector('embedding', { dimensions: EMBEDDING_DIMENSIONS }),
+    /** Name of the embedder that made `embedding`; retrieval compares only vectors of the query's embedder. */
+    embedder: text('embedder'),
+    /** Task phrasings learned from use (bounded, deduplicated, audited); part of the plan document. */
+    aliases: text('aliases').array().notNull().default(sql`'{}'::text[]`),
+    /** The lexical plan document, weighted A–D (see src/domain/plan-document.ts); maintained by Postgres. */
+    document: tsvector('document').generatedAlwaysAs(sql`plan_document_tsvector(payload, tags, aliases)`),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
     lastReinforcedAt: ts('last_reinforced_at').notNull().defaultNow(),
@@ -57,6 +67,7 @@ export const memoryRecords = pgTable(
       .where(sql`type = 'plan_graph' AND status = 'active' AND structure_key IS NOT NULL`),
     uniqueIndex('memory_records_skill_uq').on(t.label).where(sql`type = 'competence'`),
     index('memory_records_embedding_hnsw').using('hnsw', t.embedding.op('vector_cosine_ops')),
+    index('memory_records_document_gin').using('gin', t.document),
     // Retrieval ranks records without an embedding by confidence; this keeps that branch off a seq scan.
     index('memory_records_unembedded_idx')
       .on(t.type, t.confidence.desc(), t.id)

@@ -1,20 +1,30 @@
 /**
- * Retrieval scoring and selection confidence (SPEC §3): pure functions of a record, an optional
- * cosine similarity and the current time, so every figure can be checked by hand.
+ * Retrieval scoring and the membrane selection confidence (the seed formula, SELECTION_MODE=
+ * membrane): pure functions of a record, an optional cosine similarity and the current time, so
+ * every figure can be checked by hand. The calibrated mode's match and confidence: selection.ts.
  */
 import type { Payload } from './records';
+import { calibratedScore } from './selection';
 
 /** Half-life of recency, in days: a record last reinforced 30 days ago scores 0.5. */
 export const RECENCY_HALF_LIFE_DAYS = 30;
 const DAY_MS = 86_400_000;
 
-/** The three signals a score is the mean of, plus the raw cosine when embeddings were compared. */
+/**
+ * The signals behind a score: applicability (membrane: from the cosine; calibrated: the fused
+ * match), success rate and recency, plus the raw evidence — cosine and, in calibrated mode,
+ * the lexical match of the plan document.
+ */
 export interface ScoreSignals {
   applicability: number;
   success_rate: number;
   recency: number;
   cosine?: number;
+  lexical?: number;
 }
+
+/** Default auto-run threshold of the membrane formula. */
+export const MEMBRANE_THRESHOLD = 0.7;
 
 const clamp01 = (v: number) => Math.min(1, Math.max(0, v));
 
@@ -59,6 +69,22 @@ export function scoreRecord(record: Scorable, now: Date, cosine?: number): { sco
     ...(cosine === undefined ? {} : { cosine }),
   };
   return { score: (signals.applicability + signals.success_rate + signals.recency) / 3, signals };
+}
+
+/** Calibrated score: the fused match, success rate and recency only breaking near-ties (see selection.ts). */
+export function calibratedScoreRecord(
+  record: Scorable,
+  now: Date,
+  evidence: { match: number; cosine?: number; lexical?: number },
+): { score: number; signals: ScoreSignals } {
+  const signals: ScoreSignals = {
+    applicability: evidence.match,
+    success_rate: successRate(record.payload),
+    recency: recency(record.last_reinforced_at, now),
+    ...(evidence.cosine === undefined ? {} : { cosine: evidence.cosine }),
+    ...(evidence.lexical === undefined ? {} : { lexical: evidence.lexical }),
+  };
+  return { score: calibratedScore(signals.applicability, signals.success_rate, signals.recency), signals };
 }
 
 /**

@@ -1,10 +1,12 @@
 /**
- * Embedders turn text into unit vectors of EMBEDDING_DIMENSIONS. The built-in one needs no
- * network and no model: hashed word and character n-grams, L2-normalised.
+ * Embedders turn text into unit vectors of EMBEDDING_DIMENSIONS: the semantic one (offline word
+ * vectors, the default), hashed word and character n-grams (no model at all), or an
+ * OpenAI-compatible endpoint.
  */
 import { createHash } from 'node:crypto';
 import type { Config } from '../config';
 import { EMBEDDING_DIMENSIONS } from '../db/schema';
+import { createSemanticEmbedder } from './semantic-embedder';
 
 export interface Embedder {
   readonly name: string;
@@ -67,11 +69,12 @@ export function createOpenAiEmbedder(options: { url: string; model: string; apiK
   };
 }
 
-/** The embedder the configuration names, or undefined for EMBEDDER=none. */
+/** The embedder the configuration names (the semantic one by default), or undefined for EMBEDDER=none. */
 export function createEmbedder(config: Pick<Config, 'EMBEDDER' | 'EMBEDDING_URL' | 'EMBEDDING_MODEL' | 'EMBEDDING_API_KEY'>): Embedder | undefined {
   if (config.EMBEDDER === 'none') return undefined;
   if (config.EMBEDDER === 'openai') {
     return createOpenAiEmbedder({ url: config.EMBEDDING_URL, model: config.EMBEDDING_MODEL, apiKey: config.EMBEDDING_API_KEY });
   }
-  return hashEmbedder;
+  if (config.EMBEDDER === 'hash') return hashEmbedder;
+  return createSemanticEmbedder();
 }

@@ -3,6 +3,7 @@
  * the CLI and the MCP server so every interface speaks the same shapes.
  */
 import { z } from 'zod';
+import { SELECTION_MODES } from '../domain/selection';
 import { trustContextSchema } from '../domain/records';
 import { NODE_STATES, type RunStatus } from '../domain/run-state';
 
@@ -30,6 +31,8 @@ export const selectionSchema = z.object({
   confidence: z.number(),
   needs_more: z.boolean(),
   threshold: z.number(),
+  /** How the confidence was computed: calibrated P(top plan is right), or the membrane formula. */
+  mode: z.enum(SELECTION_MODES).optional(),
 });
 export type SelectionView = z.infer<typeof selectionSchema>;
 

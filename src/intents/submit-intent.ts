@@ -13,6 +13,7 @@ import { visibility } from '../domain/trust';
 import { DomainError } from '../domain/errors';
 import { isSelectable, type Retriever } from '../retrieval/retrieve';
 import { PLAN_ID_ATTRIBUTE, startPlanRun } from '../runs/start-run';
+import type { AliasLearner } from '../store/aliases';
 import type { RecordStore } from '../store/records';
 import { runUiUrl, type RunViewer } from './run-view';
 import { selectionSchema, type intentRequestSchema, type IntentResponse, type SelectionView } from './schemas';
@@ -31,6 +32,8 @@ export interface IntentServiceDeps {
   /** Ops the workers provide (the op registry's keys). */
   knownOps: ReadonlySet<string>;
   viewer: Pick<RunViewer, 'view' | 'waitFor'>;
+  /** Learns a task descriptor as an alias of the plan the caller had to name; absent = no learning. */
+  aliases?: Pick<AliasLearner, 'learn'>;
 }
 
 interface PlanChoice {
@@ -153,6 +156,19 @@ export function createIntentService(deps: IntentServiceDeps) {
     }
   }
 
+  /**
+   * After a plan named by plan_id ran successfully: if retrieval would not have run that plan for
+   * this task on its own (needs_more, or another pick), the task descriptor becomes an alias of
+   * the plan, so the same request matches it directly next time.
+   */
+  async function learnFromChoice(planId: string, taskDescriptor: string, trust: TrustContext, principal: Principal): Promise<void> {
+    if (!deps.aliases) return;
+    const { candidates, selection } = await deps.retriever.retrieve({ task_descriptor: taskDescriptor, trust, memory_types: ['plan_graph'], limit: CANDIDATE_LIMIT });
+    const pick = candidates.find((c) => isSelectable(c, trust));
+    if (!selection.needs_more && pick?.record.id === planId) return;
+    await deps.aliases.learn(planId, taskDescriptor, principal.name, 'run chosen by plan_id succeeded');
+  }
+
   return {
     /**
      * Picks a plan for the task and starts it under the caller's (possibly narrowed) trust;
@@ -164,7 +180,9 @@ export function createIntentService(deps: IntentServiceDeps) {
       const response = (workflowId ? await existingRun(workflowId, input) : undefined) ?? (await start(input, trust, workflowId));
       if (!input.wait) return response;
       await deps.viewer.waitFor(response.workflow_id, response.run_id, input.wait_timeout_ms);
-      return { ...response, run: await deps.viewer.view(response.workflow_id, trust) };
+      const run = await deps.viewer.view(response.workflow_id, trust);
+      if (run.state === 'succeeded' && response.selected_by === 'plan_id') await learnFromChoice(response.plan_id, input.task_descriptor, trust, principal);
+      return { ...response, run };
     },
   };
 }

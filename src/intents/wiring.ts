@@ -13,7 +13,7 @@ export interface IntentComponents {
 
 /** The intent service and run viewer over the given services. */
 export function createIntentComponents(
-  services: Pick<Services, 'config' | 'registry' | 'temporal' | 'records' | 'runs' | 'retriever'>,
+  services: Pick<Services, 'config' | 'registry' | 'temporal' | 'records' | 'runs' | 'retriever' | 'aliases'>,
 ): IntentComponents {
   const viewer = createRunViewer({ config: services.config, client: services.temporal.client, records: services.records, runs: services.runs });
   const intents = createIntentService({
@@ -23,6 +23,7 @@ export function createIntentComponents(
     retriever: services.retriever,
     knownOps: new Set(services.registry.keys()),
     viewer,
+    aliases: services.aliases,
   });
   return { intents, viewer };
 }

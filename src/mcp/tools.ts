@@ -104,15 +104,21 @@ export function registerTools(server: McpServer, deps: McpToolDeps): void {
     'reinforce_plan',
     {
       title: 'Reinforce a plan',
-      description: 'Tell plangraph a plan worked well: it becomes recent again and more salient, so retrieval ranks it higher.',
-      inputSchema: { plan_id: z.uuid(), reason: z.string().max(2000).optional() },
+      description:
+        'Tell plangraph a plan worked well: it becomes recent again and more salient, so retrieval ranks it higher. ' +
+        'Pass the task_descriptor it served and that wording finds the plan directly next time.',
+      inputSchema: {
+        plan_id: z.uuid(),
+        reason: z.string().max(2000).optional(),
+        task_descriptor: z.string().min(1).max(2000).optional().describe('The task the plan served; learned as an alias'),
+      },
     },
-    ({ plan_id, reason }) =>
+    ({ plan_id, reason, task_descriptor }) =>
       answer(async () => {
         const visible = await deps.plans.get(plan_id, effectiveTrust(principal));
         if (visible.record.type !== 'plan_graph') throw new DomainError('not_a_plan', `record ${plan_id} is a ${visible.record.type}, not a plan graph`);
         if (visible.redacted) throw new DomainError('forbidden', `plan ${plan_id} is above this caller's clearance`, { id: plan_id });
-        const input: ReinforceInput = { reason };
+        const input: ReinforceInput = { reason, task_descriptor };
         return deps.reinforcer.reinforce(plan_id, principal.name, input);
       }),
   );

@@ -10,6 +10,7 @@ import { SENSITIVITIES, sensitivityRank, type PlanGraphPayload, type Sensitivity
 import { structureKey } from '../domain/structure';
 import { hashEmbedder, type Embedder } from '../embeddings/embedder';
 import { seededRandom } from '../prng';
+import { planEmbeddingText } from '../store/records';
 
 const VERBS = ['deploy', 'backup', 'migrate', 'summarise', 'index', 'provision', 'audit', 'sync', 'archive', 'scan', 'build', 'notify'];
 const OBJECTS = ['database', 'service', 'report', 'repository', 'cluster', 'invoice', 'dataset', 'website', 'mailbox', 'ticket', 'bucket', 'cache'];
@@ -20,7 +21,7 @@ export interface GeneratePlansOptions {
   count: number;
   /** Rows per INSERT statement. */
   batchSize?: number;
-  /** Embeds the plan intents; the built-in hash embedder by default, null for no embeddings. */
+  /** Embeds the plan documents; the built-in hash embedder by default, null for no embeddings. */
   embedder?: Embedder | null;
   /** Scope of every generated plan ("" = unscoped). */
   scope?: string;
@@ -81,7 +82,7 @@ export async function generatePlans(db: Db, options: GeneratePlansOptions): Prom
   for (let offset = 0; offset < options.count; offset += batchSize) {
     const n = Math.min(batchSize, options.count - offset);
     const plans = Array.from({ length: n }, (_, k) => generatedPlan(offset + k, random));
-    const vectors = embedder ? await embedder.embed(plans.map((p) => p.intent)) : null;
+    const vectors = embedder ? await embedder.embed(plans.map((p) => planEmbeddingText(p))) : null;
     const ids = plans.map(() => randomUUID());
     const levels = plans.map(() => sensitivities[Math.floor(random() * sensitivities.length)]!);
     const reinforced = plans.map(() => new Date(now - random() * 120 * 86_400_000).toISOString());
@@ -89,9 +90,9 @@ export async function generatePlans(db: Db, options: GeneratePlansOptions): Prom
     const failures = plans.map(() => Math.floor(random() * 5));
     await db.transaction(async (tx) => {
       await tx.execute(sql`INSERT INTO memory_records (id, type, sensitivity, sensitivity_rank, confidence, salience, scope, tags, status, revision,
-          payload, label, structure_key, embedding, created_at, updated_at, last_reinforced_at)
+          payload, label, structure_key, embedding, embedder, created_at, updated_at, last_reinforced_at)
         SELECT id, 'plan_graph', sens, rank, conf, 0, ${options.scope ?? ''}, ${options.tag ? sql`ARRAY[${options.tag}]::text[]` : sql`'{}'::text[]`},
-               'active', 1, payload, label, skey, emb::vector, now(), now(), reinforced
+               'active', 1, payload, label, skey, emb::vector, CASE WHEN emb IS NULL THEN NULL ELSE ${embedder?.name ?? null}::text END, now(), now(), reinforced
         FROM unnest(${sql.param(ids)}::uuid[], ${sql.param(levels)}::text[], ${sql.param(levels.map(sensitivityRank))}::smallint[], ${sql.param(plans.map(() => 0.3 + random() * 0.7))}::float8[],
                     ${sql.param(plans.map((p) => JSON.stringify(p)))}::jsonb[], ${sql.param(plans.map((p) => p.intent))}::text[], ${sql.param(plans.map(structureKey))}::text[],
                     ${sql.param(vectors ? vectors.map((v) => `[${v.join(',')}]`) : plans.map(() => null))}::text[], ${sql.param(reinforced)}::timestamptz[])

@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client';
 import { DomainError } from '../domain/errors';
+import type { AliasLearner } from '../store/aliases';
 
 /** Salience added per reinforcement unless the caller names another gain. */
 export const DEFAULT_REINFORCE_GAIN = 0.1;
@@ -13,6 +14,8 @@ export const DEFAULT_REINFORCE_GAIN = 0.1;
 export const reinforceInputSchema = z.object({
   reason: z.string().max(2000).optional(),
   gain: z.number().min(0).max(1).default(DEFAULT_REINFORCE_GAIN),
+  /** The task the plan served: it joins the plan's learned aliases. */
+  task_descriptor: z.string().min(1).max(2000).optional(),
 });
 export type ReinforceInput = z.input<typeof reinforceInputSchema>;
 
@@ -21,19 +24,21 @@ export interface ReinforceResult {
   salience: number;
   last_reinforced_at: string;
   revision: number;
+  /** The alias learned from task_descriptor, when it was new. */
+  learned_alias?: string;
 }
 
-/** Creates the reinforcer over a database. */
-export function createReinforcer(db: Db) {
+/** Creates the reinforcer over a database and, to learn aliases from task descriptors, an alias learner. */
+export function createReinforcer(db: Db, aliases?: Pick<AliasLearner, 'learn'>) {
   return {
     /**
      * Sets last_reinforced_at and updated_at to now, adds the gain to salience (capped at 1,
      * never lowering a salience already above it) and appends an audit `reinforce` entry.
      */
     async reinforce(id: string, actor: string, input: ReinforceInput = {}): Promise<ReinforceResult> {
-      const { reason, gain } = reinforceInputSchema.parse(input);
+      const { reason, gain, task_descriptor } = reinforceInputSchema.parse(input);
       if (!z.uuid().safeParse(id).success) throw new DomainError('not_found', `no record ${id}`, { id });
-      return db.transaction(async (tx) => {
+      const result = await db.transaction(async (tx) => {
         const updated = await tx.execute<{ id: string; type: string; salience: number; last_reinforced_at: Date; revision: number }>(sql`
           UPDATE memory_records
              SET salience = GREATEST(salience, LEAST(1, salience + ${gain})), last_reinforced_at = now(), updated_at = now()
@@ -45,6 +50,8 @@ export function createReinforcer(db: Db) {
           VALUES (${id}::uuid, 'reinforce', ${actor}, ${reason ?? null}, ${row!.revision}, ${JSON.stringify({ gain, salience: row!.salience })}::jsonb)`);
         return { id: row!.id, salience: Number(row!.salience), last_reinforced_at: new Date(row!.last_reinforced_at).toISOString(), revision: row!.revision };
       });
+      const learned = task_descriptor && aliases ? await aliases.learn(id, task_descriptor, actor, 'reinforced for a task') : undefined;
+      return learned?.learned ? { ...result, learned_alias: learned.alias } : result;
     },
   };
 }

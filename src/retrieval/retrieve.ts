@@ -1,13 +1,25 @@
 /**
- * Retrieval and selection (SPEC §3). Candidates are gathered in SQL — trust and status filters
- * in the WHERE clause, nearest embeddings through the HNSW index — and only that short list is
- * scored exactly in JavaScript. Never loads every record.
+ * Retrieval and selection. Candidates are gathered in SQL — trust and status filters in the
+ * WHERE clause, lexical matches of the plan document through its GIN index, nearest embeddings
+ * through the HNSW index — and only that short list is scored exactly in JavaScript (BM25F,
+ * cosine, fused match, calibrated confidence). Never loads every record.
  */
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client';
 import { memoryTypeSchema, trustContextSchema, type MemoryRecord, type TrustContext } from '../domain/records';
-import { scoreRecord, select, type ScoreSignals, type Selection } from '../domain/scoring';
+import { parseTsvector, lexicalMatch } from '../domain/lexical';
+import { calibratedScoreRecord, MEMBRANE_THRESHOLD, scoreRecord, select, type ScoreSignals, type Selection } from '../domain/scoring';
+import {
+  CALIBRATED_THRESHOLD,
+  calibratedSelect,
+  fusedMatch,
+  reciprocalRankFusion,
+  type Calibration,
+  type MatchKind,
+  type SelectionMode,
+} from '../domain/selection';
+import { createLexicalStats } from './lexical-stats';
 import { redact, runnableBy, visibility, type RedactedRecord } from '../domain/trust';
 import type { Embedder } from '../embeddings/embedder';
 import { trustWhere } from './trust-sql';
@@ -32,7 +44,7 @@ export interface ScoredCandidate {
 
 export interface RetrieveResult {
   candidates: ScoredCandidate[];
-  selection: Selection;
+  selection: Selection & { mode: SelectionMode };
 }
 
 /**
@@ -53,43 +65,84 @@ export function candidatePoolSize(limit: number): number {
 
 // pgvector's cap on hnsw.ef_search; the pool is sized well below it.
 const MAX_EF_SEARCH = 1000;
+/**
+ * Query lexemes in more plans than this share (and at least LEXICAL_DF_FLOOR plans) still score,
+ * but do not drive the GIN candidate scan: ranking thousands of matches of a common word would
+ * cost more than it tells.
+ */
+const LEXICAL_DF_SHARE = 0.02;
+const LEXICAL_DF_FLOOR = 200;
 
-type CandidateRow = RecordRow & { distance: number | null };
+type CandidateRow = RecordRow & { distance: number | null; document: string | null };
 
-/** Creates the retriever over a database, an optional embedder and the selection threshold. */
-export function createRetriever(deps: { db: Db; embedder?: Embedder; threshold: number }) {
-  const { db, embedder, threshold } = deps;
+export interface RetrieverOptions {
+  db: Db;
+  embedder?: Embedder;
+  /** Auto-run threshold; by default 0.7 for the membrane formula, CALIBRATED_THRESHOLD otherwise. */
+  threshold?: number;
+  /** `calibrated` (default) or the seed `membrane` formula. */
+  mode?: SelectionMode;
+  /** Evidence of the calibrated match: both fused (default), or one alone. */
+  match?: MatchKind;
+  /** Fused match by calibrated weights (default) or reciprocal rank fusion, for comparison. */
+  fusion?: 'weighted' | 'rrf';
+  calibration?: Calibration;
+}
+
+/** Creates the retriever over a database, an optional embedder and the selection settings. */
+export function createRetriever(options: RetrieverOptions) {
+  const { db, embedder } = options;
+  const mode = options.mode ?? 'calibrated';
+  const matchKind = options.match ?? 'hybrid';
+  const threshold = options.threshold ?? (mode === 'membrane' ? MEMBRANE_THRESHOLD : CALIBRATED_THRESHOLD);
+  const lexicalOn = mode === 'calibrated' && matchKind !== 'dense';
+  const denseOn = mode === 'membrane' || matchKind !== 'lexical';
+  const stats = createLexicalStats(db);
 
   async function queryEmbedding(text: string): Promise<number[] | undefined> {
-    if (!embedder) return undefined;
+    if (!embedder || !denseOn) return undefined;
     const [vector] = await embedder.embed([text]);
     // A zero vector (text with no features) has no direction: cosine would be undefined.
     return vector && vector.some((v) => v !== 0) ? vector : undefined;
   }
 
-  async function gather(trust: TrustContext, types: string[], pool: number, query: number[] | undefined): Promise<CandidateRow[]> {
+  async function gather(trust: TrustContext, types: string[], pool: number, text: string, query: number[] | undefined) {
     // A single type is an equality, so the ordered partial index on (type, confidence) applies.
     const typeIs = types.length === 1 ? sql`r.type = ${types[0]}` : sql`r.type = ANY(${sql.param(types)}::text[])`;
     const where = sql`${typeIs} AND r.status = 'active' AND ${trustWhere(trust)}`;
-    const byConfidence = (extra: ReturnType<typeof sql>) =>
-      sql`SELECT r.id, NULL::float8 AS distance FROM memory_records r WHERE ${where} ${extra}
-          ORDER BY r.confidence DESC NULLS LAST, r.id LIMIT ${pool}`;
-    const ids = query
-      ? sql`(SELECT r.id, r.embedding <=> ${vectorLiteral(query)}::vector AS distance FROM memory_records r
-              WHERE ${where} AND r.embedding IS NOT NULL
-              ORDER BY r.embedding <=> ${vectorLiteral(query)}::vector LIMIT ${pool})
-            UNION ALL (${byConfidence(sql`AND r.embedding IS NULL`)})`
-      : byConfidence(sql``);
+    // Calibrated mode compares only vectors of the query's embedder (rows from before the column: unknown, compared).
+    const sameEmbedder = mode === 'membrane' || !embedder ? sql`TRUE` : sql`(r.embedder = ${embedder.name} OR r.embedder IS NULL)`;
+    const vector = query ? sql`${vectorLiteral(query)}::vector` : undefined;
     return db.transaction(async (tx) => {
-      if (query) {
-        // Filters apply after the index scan; iterative scanning keeps going until the pool is full.
-        // Both settings in one round trip; is_local = true scopes them to this transaction.
-        const efSearch = String(Math.min(Math.max(pool, 40), MAX_EF_SEARCH));
-        await tx.execute(sql`SELECT set_config('hnsw.ef_search', ${efSearch}, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`);
-      }
-      const result = await tx.execute<CandidateRow>(sql`SELECT ${RECORD_COLUMNS}, c.distance
-        FROM (${ids}) c JOIN memory_records r ON r.id = c.id LEFT JOIN plan_stats s ON s.plan_id = r.id`);
-      return result.rows;
+      // Filters apply after the index scan; iterative scanning keeps going until the pool is full.
+      // is_local = true scopes the settings to this transaction; the query's lexemes come back alongside.
+      const efSearch = String(Math.min(Math.max(pool, 40), MAX_EF_SEARCH));
+      const prepared = await tx.execute<{ lexemes: string[] | null }>(sql`SELECT set_config('hnsw.ef_search', ${efSearch}, true),
+        set_config('hnsw.iterative_scan', 'relaxed_order', true),
+        ${lexicalOn ? sql`tsvector_to_array(to_tsvector('english', plan_document_words(${text})))` : sql`NULL::text[]`} AS lexemes`);
+      const lexemes = (prepared.rows[0]?.lexemes ?? []).filter((l) => /^[\p{L}\p{N}]+$/u.test(l));
+      const corpus = lexicalOn && lexemes.length > 0 ? await stats.get() : undefined;
+      const cap = corpus ? Math.max(LEXICAL_DF_FLOOR, corpus.documents * LEXICAL_DF_SHARE) : 0;
+      const scanned = corpus ? lexemes.filter((l) => corpus.df(l) <= cap) : [];
+      const tsquery = sql`to_tsquery('simple', ${scanned.join(' | ')})`;
+      const branches = [
+        // No embedder filter here: were every vector another embedder's (EMBEDDER changed, no rebuild yet), a
+        // filtered scan would walk the whole index. Such candidates are scored lexically only (distance below).
+        vector && sql`(SELECT r.id FROM memory_records r WHERE ${where} AND r.embedding IS NOT NULL
+            ORDER BY r.embedding <=> ${vector} LIMIT ${pool})`,
+        scanned.length > 0 && sql`(SELECT r.id FROM memory_records r WHERE ${where} AND r.document @@ ${tsquery}
+            ORDER BY ts_rank(r.document, ${tsquery}) DESC, r.id LIMIT ${pool})`,
+        // The seed formula also ranks records without a usable embedding, by confidence.
+        mode === 'membrane' &&
+          sql`(SELECT r.id FROM memory_records r WHERE ${where} ${vector ? sql`AND r.embedding IS NULL` : sql``}
+            ORDER BY r.confidence DESC NULLS LAST, r.id LIMIT ${pool})`,
+      ].filter((b): b is SQL => Boolean(b));
+      if (branches.length === 0) return { rows: [] as CandidateRow[], lexemes, corpus };
+      const distance = vector ? sql`CASE WHEN ${sameEmbedder} THEN r.embedding <=> ${vector} END` : sql`NULL::float8`;
+      const result = await tx.execute<CandidateRow>(sql`SELECT ${RECORD_COLUMNS}, ${distance} AS distance,
+          ${lexicalOn ? sql`r.document::text` : sql`NULL::text`} AS document
+        FROM (${sql.join(branches, sql` UNION `)}) c JOIN memory_records r ON r.id = c.id LEFT JOIN plan_stats s ON s.plan_id = r.id`);
+      return { rows: result.rows, lexemes, corpus };
     });
   }
 
@@ -98,24 +151,45 @@ export function createRetriever(deps: { db: Db; embedder?: Embedder; threshold: 
     async retrieve(request: RetrieveRequest, now: Date = new Date()): Promise<RetrieveResult> {
       const { task_descriptor, trust, memory_types, limit } = retrieveRequestSchema.parse(request);
       const query = await queryEmbedding(task_descriptor);
-      const rows = await gather(trust, [...new Set(memory_types)], candidatePoolSize(limit), query);
-      const scored = rows
-        .map((row): ScoredCandidate => {
-          const record = toMemoryRecord(row);
-          const cosine = row.distance == null || Number.isNaN(Number(row.distance)) ? undefined : 1 - Number(row.distance);
-          const { score, signals } = scoreRecord(record, now, cosine);
+      const { rows, lexemes, corpus } = await gather(trust, [...new Set(memory_types)], candidatePoolSize(limit), task_descriptor, query);
+      const evidence = rows.map((row) => {
+        const record = toMemoryRecord(row);
+        const cosine = row.distance == null || Number.isNaN(Number(row.distance)) ? undefined : 1 - Number(row.distance);
+        const lexical = corpus ? lexicalMatch(lexemes, parseTsvector(row.document), corpus) : undefined;
+        return { record, cosine, lexical };
+      });
+      const matches = mode === 'calibrated' ? matchesOf(evidence, matchKind, options.fusion ?? 'weighted') : [];
+      const scored = evidence
+        .map(({ record, cosine, lexical }, i): ScoredCandidate => {
+          const { score, signals } =
+            mode === 'membrane' ? scoreRecord(record, now, cosine) : calibratedScoreRecord(record, now, { match: matches[i]!, cosine, lexical });
           const redacted = visibility(record, trust) === 'redacted';
           return { record: redacted ? redact(record) : record, redacted, score, signals };
         })
         .sort((a, b) => b.score - a.score || b.record.confidence - a.record.confidence || a.record.id.localeCompare(b.record.id));
       // Selection looks at the whole pool, so a close runner-up beyond `limit` still lowers confidence.
-      const selection = select(
-        scored.filter((c) => isSelectable(c, trust)).map((c) => c.score),
-        threshold,
-      );
-      return { candidates: scored.slice(0, limit), selection };
+      const selectable = scored.filter((c) => isSelectable(c, trust));
+      const selection =
+        mode === 'membrane'
+          ? select(selectable.map((c) => c.score), threshold)
+          : calibratedSelect(selectable.map((c) => ({ match: c.signals.applicability, score: c.score })), threshold, options.calibration);
+      return { candidates: scored.slice(0, limit), selection: { ...selection, mode } };
     },
   };
+}
+
+/** The fused match of every candidate: calibrated weights, or reciprocal ranks within the pool. */
+function matchesOf(evidence: ReadonlyArray<{ cosine?: number; lexical?: number }>, kind: MatchKind, fusion: 'weighted' | 'rrf'): number[] {
+  if (fusion === 'weighted' || kind !== 'hybrid') return evidence.map((e) => fusedMatch(kind, e.lexical, e.cosine));
+  const rankBy = (value: (e: (typeof evidence)[number]) => number) => {
+    const order = evidence.map((e, i) => [value(e), i] as const).sort((a, b) => b[0] - a[0]);
+    const ranks = new Array<number>(evidence.length);
+    order.forEach(([, i], rank) => (ranks[i] = rank + 1));
+    return ranks;
+  };
+  const lexRanks = rankBy((e) => e.lexical ?? 0);
+  const denseRanks = rankBy((e) => e.cosine ?? -1);
+  return evidence.map((_, i) => reciprocalRankFusion(lexRanks[i]!, denseRanks[i]!));
 }
 
 export type Retriever = ReturnType<typeof createRetriever>;

@@ -63,7 +63,7 @@ export function createEpisodeStore(db: Db, embedder?: Embedder) {
     async insertMany(episodes: readonly NewEpisode[], actor = 'ingest'): Promise<string[]> {
       if (episodes.length === 0) return [];
       const embeddings = embedder ? await embedder.embed(episodes.map((e) => embeddingText(e.payload))) : [];
-      const values = episodes.map((e, i) => recordValues({ type: 'episodic', ...e, embedding: embeddings[i] ?? null }));
+      const values = episodes.map((e, i) => recordValues({ type: 'episodic', ...e, embedding: embeddings[i] ?? null, embedder: embedder?.name }));
       return db.transaction(async (tx) => {
         const rows = await tx.insert(memoryRecords).values(values).returning({ id: memoryRecords.id });
         const ids = rows.map((r) => r.id);

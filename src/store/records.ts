@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { memoryRecords } from '../db/schema';
 import type { Embedder } from '../embeddings/embedder';
-import { planText } from '../domain/plan-text';
+import { documentEmbeddingText, planDocument } from '../domain/plan-document';
 import {
   sensitivityRank,
   type CompetencePayload,
@@ -104,11 +104,18 @@ export interface NewRecord {
   tags?: string[];
   payload: EpisodicPayload | PlanGraphPayload | CompetencePayload;
   embedding?: number[] | null;
+  /** Name of the embedder that made `embedding`. */
+  embedder?: string | null;
 }
 
-/** Text a record is embedded by (SPEC §2: a plan's intent, else its ops joined by spaces). */
+/** Text a plan is embedded by: its document, learned aliases included. */
+export function planEmbeddingText(payload: PlanGraphPayload, aliases: readonly string[] = []): string {
+  return documentEmbeddingText(planDocument(payload, { aliases }));
+}
+
+/** Text a record is embedded by: a plan's document, a competence's skill and tools, an episode's timeline. */
 export function embeddingText(payload: Payload): string {
-  if (payload.kind === 'plan_graph') return planText(payload);
+  if (payload.kind === 'plan_graph') return planEmbeddingText(payload);
   if (payload.kind === 'competence') return `${payload.skill_name} ${payload.required_tools.join(' ')}`;
   return payload.timeline.map((e) => `${e.event_kind} ${e.summary ?? ''}`).join(' ');
 }
@@ -129,6 +136,7 @@ export function recordValues(record: NewRecord) {
     label: payload.kind === 'plan_graph' ? payload.intent : payload.kind === 'competence' ? payload.skill_name : null,
     structureKey: payload.kind === 'plan_graph' ? structureKey(payload) : null,
     embedding: record.embedding ?? null,
+    embedder: record.embedding ? (record.embedder ?? null) : null,
   };
 }
 
@@ -137,9 +145,11 @@ export function createRecordStore(db: Db, embedder?: Embedder) {
   return {
     /** Inserts a record with an audit `create` entry, in one transaction. */
     async create(record: NewRecord, actor = 'system', relations: Relation[] = []): Promise<MemoryRecord> {
-      const embedding = record.embedding ?? (embedder ? (await embedder.embed([embeddingText(record.payload)]))[0] : null);
+      const computed = record.embedding === undefined && embedder ? (await embedder.embed([embeddingText(record.payload)]))[0] : undefined;
+      const embedding = record.embedding ?? computed ?? null;
+      const embedderName = computed ? embedder!.name : record.embedder;
       const id = await db.transaction(async (tx) => {
-        const [row] = await tx.insert(memoryRecords).values(recordValues({ ...record, embedding })).returning({ id: memoryRecords.id });
+        const [row] = await tx.insert(memoryRecords).values(recordValues({ ...record, embedding, embedder: embedderName })).returning({ id: memoryRecords.id });
         const newId = row!.id;
         for (const rel of relations) {
           await tx.execute(sql`INSERT INTO memory_relations (source_id, predicate, target_id, weight)

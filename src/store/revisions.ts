@@ -199,6 +199,7 @@ interface NewPlanRecord {
   scope: string;
   tags: string[];
   embedding: number[] | null;
+  embedder?: string | null;
 }
 
 /** Inserts a plan with its relations; a twin of an active plan's structure is a conflict. */
@@ -232,6 +233,7 @@ const highest = (levels: Sensitivity[]) => SENSITIVITIES[Math.max(...levels.map(
 /** Creates the revision store over a database and an optional embedder. */
 export function createRevisionStore(db: Db, embedder?: Embedder) {
   const records = createRecordStore(db);
+  const embedderName = embedder?.name ?? null;
   const embed = async (payload: PlanGraphPayload) => (embedder ? ((await embedder.embed([embeddingText(payload)]))[0] ?? null) : null);
   const load = async (id: string) => (await records.get(id))!;
 
@@ -243,7 +245,7 @@ export function createRevisionStore(db: Db, embedder?: Embedder) {
       assertWritable(parsed, ctx.trust);
       const embedding = await embed(payload);
       const id = await db.transaction(async (tx) => {
-        const newId = await insertPlan(tx, { ...parsed, payload, embedding }, []);
+        const newId = await insertPlan(tx, { ...parsed, payload, embedding, embedder: embedderName }, []);
         await audit(tx, { id: newId, action: 'create', actor: ctx.actor, reason: parsed.reason, revision: 1 });
         return newId;
       });
@@ -263,7 +265,7 @@ export function createRevisionStore(db: Db, embedder?: Embedder) {
         const envelope = { ...pickEnvelope(old), ...definedEnvelope(parsed) };
         assertWritable(envelope, ctx.trust);
         const affected = await bump(tx, old, { status: 'superseded' });
-        const newId = await insertPlan(tx, { ...envelope, payload, embedding }, [{ predicate: 'supersedes', target_id: id, weight: 1 }]);
+        const newId = await insertPlan(tx, { ...envelope, payload, embedding, embedder: embedderName }, [{ predicate: 'supersedes', target_id: id, weight: 1 }]);
         await audit(tx, { id, action: 'revise', actor: ctx.actor, reason: parsed.reason, revision: affected.revision, details: { operation: 'supersede', superseded_by: newId } });
         await audit(tx, { id: newId, action: 'create', actor: ctx.actor, reason: parsed.reason, revision: 1, details: { operation: 'supersede', supersedes: id } });
         return { newId, affected };
@@ -282,7 +284,7 @@ export function createRevisionStore(db: Db, embedder?: Embedder) {
         const planId = typeof rawId === 'string' && rawId && rawId !== source.payload.plan_id ? rawId : freshPlanId(`${source.payload.plan_id}-fork`);
         const envelope = { ...pickEnvelope(source), ...definedEnvelope(parsed) };
         assertWritable(envelope, ctx.trust);
-        const created = await insertPlan(tx, { ...envelope, payload: { ...draft, plan_id: planId }, embedding }, [
+        const created = await insertPlan(tx, { ...envelope, payload: { ...draft, plan_id: planId }, embedding, embedder: embedderName }, [
           { predicate: 'forked_from', target_id: id, weight: 1 },
         ]);
         await audit(tx, { id: created, action: 'fork', actor: ctx.actor, reason: parsed.reason, revision: 1, details: { forked_from: id, source_revision: source.revision } });
@@ -346,7 +348,7 @@ export function createRevisionStore(db: Db, embedder?: Embedder) {
         for (const plan of locked) affected.push(await bump(tx, plan, { status: 'merged' }));
         const newId = await insertPlan(
           tx,
-          { ...envelope, payload: draft, embedding },
+          { ...envelope, payload: draft, embedding, embedder: embedderName },
           locked.map((p) => ({ predicate: 'merged_from' as const, target_id: p.id, weight: 1 })),
         );
         await audit(tx, { id: newId, action: 'merge', actor: ctx.actor, reason: parsed.reason, revision: 1, details: { merged_from: locked.map((p) => p.id) } });

@@ -6,9 +6,9 @@ import { createPlanConsolidator } from '../../src/consolidation/plan-consolidato
 import { runConsolidationOnce } from '../../src/consolidation/run-once';
 import { createDb } from '../../src/db/client';
 import type { NewEpisode, PlanGraphPayload } from '../../src/domain/records';
-import { hashEmbed, hashEmbedder } from '../../src/embeddings/embedder';
+import { createEmbedder, hashEmbedder } from '../../src/embeddings/embedder';
 import { createEpisodeStore } from '../../src/store/episodes';
-import { createRecordStore } from '../../src/store/records';
+import { createRecordStore, embeddingText } from '../../src/store/records';
 import { episode, type Tool } from './episodes';
 import { createTestContext, uid, type TestContext } from './harness';
 
@@ -92,14 +92,14 @@ describe('plan graph consolidation', () => {
     expect(planOf(plan!).metrics).toMatchObject({ execution_count: 1, failure_rate: 1 });
   });
 
-  it('writes the embedding of the plan text', async () => {
+  it('writes the embedding of the plan document', async () => {
     const intent = uid('embed');
     const [id] = await store([episode(intent, chain3(uid('t')))]);
     await pass();
     const [plan] = await plansFrom([id!]);
     const row = await ctx.db.execute<{ embedding: string }>(sql`SELECT embedding::text AS embedding FROM memory_records WHERE id = ${plan!.id}`);
     const stored = JSON.parse(row.rows[0]!.embedding) as number[];
-    const expected = hashEmbed(intent);
+    const [expected] = (await createEmbedder(ctx.config)!.embed([embeddingText(plan!.payload)])) as [number[]];
     const cosine = stored.reduce((sum, v, i) => sum + v * expected[i]!, 0);
     expect(cosine).toBeCloseTo(1, 5);
   });

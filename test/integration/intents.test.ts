@@ -3,6 +3,7 @@
  * Postgres: selection, idempotency, needs_more, trust, waiting and cancelling.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CALIBRATED_THRESHOLD } from '../../src/domain/selection';
 import type { IntentResponse, RunView } from '../../src/intents/schemas';
 import { createApiTestContext, errorOf, type ApiTestContext } from './api-harness';
 import { uid } from './harness';
@@ -54,8 +55,8 @@ describe('POST /v1/intents', () => {
       const response = await ctx.call('POST', '/v1/intents', { task_descriptor: `greet the user ${scope}`, inputs: { word: 'hi' }, trust: { scopes: [scope] } }, key);
       expect(response.statusCode).toBe(202);
       const body = response.json() as IntentResponse;
-      expect(body).toMatchObject({ plan_id: plan.id, selected_by: 'retrieval', existing: false, selection: { needs_more: false, threshold: 0.7 } });
-      expect(body.selection!.confidence).toBeGreaterThanOrEqual(0.7);
+      expect(body).toMatchObject({ plan_id: plan.id, selected_by: 'retrieval', existing: false, selection: { needs_more: false, threshold: CALIBRATED_THRESHOLD, mode: 'calibrated' } });
+      expect(body.selection!.confidence).toBeGreaterThanOrEqual(CALIBRATED_THRESHOLD);
       expect(body.ui_url).toBe(`http://127.0.0.1:8233/namespaces/default/workflows/${body.workflow_id}/${body.run_id}`);
       return { body, view: await settled(body.workflow_id, key) };
     });
@@ -152,7 +153,7 @@ describe('needs_more', () => {
     expect(error.code).toBe('needs_more');
     const details = error.details as { selection: { confidence: number; needs_more: boolean }; candidates: Array<{ record: { id: string }; score: number }> };
     expect(details.selection.needs_more).toBe(true);
-    expect(details.selection.confidence).toBeLessThan(0.7);
+    expect(details.selection.confidence).toBeLessThan(CALIBRATED_THRESHOLD);
     expect(details.candidates.map((c) => c.record.id).sort()).toEqual([first.id, second.id].sort());
     expect(details.candidates[0]!.score).toBeGreaterThanOrEqual(details.candidates[1]!.score);
     expect(await planRunsOf(first.id)).toEqual([]);
@@ -163,6 +164,29 @@ describe('needs_more', () => {
     );
     expect(named.statusCode).toBe(202);
     expect(named.json()).toMatchObject({ plan_id: second.id, selected_by: 'plan_id', selection: null, run: { state: 'succeeded' } });
+    // The caller had to name the plan, and its run succeeded: the task joins the plan's aliases, audited.
+    const aliases = await ctx.services.db.$client.query<{ aliases: string[] }>('SELECT aliases FROM memory_records WHERE id = $1', [second.id]);
+    expect(aliases.rows[0]!.aliases).toEqual([intent]);
+    expect((await ctx.services.records.audit(second.id)).map((a) => a.action)).toContain('learn_alias');
+  });
+
+  it('learning from use: a task that needed a named plan is, once that run succeeded, picked by retrieval', async () => {
+    const scope = uid('s');
+    const plan = await storePlan({ scope, intent: `rotate tls certificates ${scope}`, description: 'Renew certificates before they expire' });
+    await storePlan({ scope, intent: `rotate api keys ${scope}`, description: 'Issue a new key for a provider and revoke the old one' });
+    const task = `the https cert for shop.example.com lapses friday, sort it out ${scope}`;
+    const key = await ctx.key(uid('agent'), 'low');
+    const ask = () => ctx.call('POST', '/v1/intents', { task_descriptor: task, inputs: { word: 'x' }, trust: { scopes: [scope] }, wait: true }, key);
+    const before = await ask();
+    expect(before.statusCode).toBe(422);
+    expect(errorOf(before).code).toBe('needs_more');
+    const named = await ctx.withWorker(() =>
+      ctx.call('POST', '/v1/intents', { task_descriptor: task, inputs: { word: 'x' }, trust: { scopes: [scope] }, plan_id: plan.id, wait: true }, key),
+    );
+    expect(named.json()).toMatchObject({ selected_by: 'plan_id', run: { state: 'succeeded' } });
+    const after = await ctx.withWorker(ask);
+    expect(after.statusCode).toBe(202);
+    expect(after.json()).toMatchObject({ plan_id: plan.id, selected_by: 'retrieval', selection: { needs_more: false, mode: 'calibrated' } });
   });
 });
 

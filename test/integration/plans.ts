@@ -11,6 +11,7 @@ export interface PlanSpec {
   nodes: NodeSpec[];
   edges?: Array<{ from: string; to: string; kind: 'data' | 'control' }>;
   intent?: string;
+  description?: string;
   constraints?: Record<string, unknown>;
   inputs_schema?: Record<string, unknown>;
   sensitivity?: Sensitivity;
@@ -26,6 +27,7 @@ export async function storePlan(target: Db | Pick<RecordStore, 'create'>, spec: 
     kind: 'plan_graph',
     plan_id: uid('plan'),
     intent: spec.intent ?? 'test',
+    ...(spec.description ? { description: spec.description } : {}),
     nodes: spec.nodes,
     edges: spec.edges ?? [],
     constraints: spec.constraints ?? {},

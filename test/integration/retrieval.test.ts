@@ -87,7 +87,7 @@ async function plan(spec: PlanSpec) {
   return record;
 }
 
-const retriever = () => createRetriever({ db, embedder: axisEmbedder, threshold });
+const retriever = () => createRetriever({ db, embedder: axisEmbedder, threshold, mode: 'membrane' });
 const publicTrust = { max_sensitivity: 'public' as const, authenticated: false };
 
 describe('retrieval ranking', () => {
@@ -114,7 +114,7 @@ describe('retrieval ranking', () => {
   it('no candidate → confidence 0; a single candidate → its score', async () => {
     await reset();
     const none = await retriever().retrieve({ task_descriptor: 'axis:3', trust: publicTrust }, NOW);
-    expect(none).toEqual({ candidates: [], selection: { confidence: 0, needs_more: true, threshold } });
+    expect(none).toEqual({ candidates: [], selection: { confidence: 0, needs_more: true, threshold, mode: 'membrane' } });
     await plan({ embedding: axis(3), runs: { successes: 4, failures: 0 } }); // (1 + 1 + 1) / 3 = 1
     const one = await retriever().retrieve({ task_descriptor: 'axis:3', trust: publicTrust }, NOW);
     expect(one.candidates).toHaveLength(1);
@@ -245,9 +245,9 @@ describe('retrieval at scale', () => {
     await reset();
     await generatePlans(db, { count: 3000, batchSize: 1000, deferIndex: true });
     await db.execute(sql`ANALYZE memory_records`);
-    const result = await createRetriever({ db, threshold }).retrieve({ task_descriptor: 'x', trust: publicTrust }, NOW);
+    const result = await createRetriever({ db, threshold, mode: 'membrane' }).retrieve({ task_descriptor: 'x', trust: publicTrust }, NOW);
     expect(result.candidates).toHaveLength(10);
-    const real = createRetriever({ db, embedder: hashEmbedder, threshold });
+    const real = createRetriever({ db, embedder: hashEmbedder, threshold, mode: 'membrane' });
     const found = await real.retrieve({ task_descriptor: 'backup the database nightly', trust: publicTrust, limit: 20 }, NOW);
     // Filters (public/low only: ~2/5 of rows) still leave a full page thanks to iterative scanning.
     expect(found.candidates).toHaveLength(20);

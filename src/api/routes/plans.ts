@@ -23,7 +23,13 @@ export const writeResultSchema = z.object({
   affected: z.array(z.object({ id: z.uuid(), status: z.string(), revision: z.number().int() })),
 });
 export const diagramQuerySchema = z.object({ format: z.enum(['text', 'json']).default('text') });
-export const reinforceResultSchema = z.object({ id: z.uuid(), salience: z.number(), last_reinforced_at: z.string(), revision: z.number().int() });
+export const reinforceResultSchema = z.object({
+  id: z.uuid(),
+  salience: z.number(),
+  last_reinforced_at: z.string(),
+  revision: z.number().int(),
+  learned_alias: z.string().optional(),
+});
 
 const writer = (principal: Principal) => ({ actor: principal.name, trust: effectiveTrust(principal) });
 

@@ -6,6 +6,7 @@ import { retrieveRequestSchema } from '../../retrieval/retrieve';
 import type { Services } from '../../services';
 import { effectiveTrust } from '../../domain/principal';
 import { defineRoute } from '../route';
+import { selectionSchema } from '../../intents/schemas';
 
 export { retrieveRequestSchema };
 
@@ -13,11 +14,18 @@ export const scoredCandidateSchema = z.object({
   record: z.union([memoryRecordSchema, redactedRecordSchema]),
   redacted: z.boolean(),
   score: z.number(),
-  signals: z.object({ applicability: z.number(), success_rate: z.number(), recency: z.number(), cosine: z.number().optional() }),
+  /** applicability = the fused match (calibrated mode) or (cosine+1)/2 (membrane); cosine and lexical are the raw evidence. */
+  signals: z.object({
+    applicability: z.number(),
+    success_rate: z.number(),
+    recency: z.number(),
+    cosine: z.number().optional(),
+    lexical: z.number().optional(),
+  }),
 });
 export const retrieveResponseSchema = z.object({
   candidates: z.array(scoredCandidateSchema),
-  selection: z.object({ confidence: z.number(), needs_more: z.boolean(), threshold: z.number() }),
+  selection: selectionSchema.required({ mode: true }),
 });
 export type RetrieveResponse = z.infer<typeof retrieveResponseSchema>;
 

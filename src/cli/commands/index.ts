@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { registerConsolidateCommand } from './consolidate';
 import { registerDevCommands } from './dev';
+import { registerEmbeddingsCommands } from './embeddings';
 import { registerEpisodeCommands } from './episodes';
 import { registerHistoryCommands } from './history';
 import { registerKeyCommands } from './keys';
@@ -24,6 +25,7 @@ export function registerCommands(program: Command): void {
   registerMcpCommand(program);
   registerPlansCommands(program);
   registerRetrieveCommand(program);
+  registerEmbeddingsCommands(program);
   registerReplayCommand(program);
   registerHistoryCommands(program);
 }

@@ -43,15 +43,29 @@ export async function withDb<T>(config: Config, fn: (db: Db) => Promise<T>): Pro
   }
 }
 
-/** The ranking as aligned text lines. */
-export function formatRetrieval(result: RetrieveResult): string {
+const f2 = (v: number | undefined) => (v === undefined ? '   -' : v.toFixed(2));
+
+function candidateLabel(c: RetrieveResult['candidates'][number]): string {
+  return c.redacted ? '[redacted]' : 'payload' in c.record && c.record.payload.kind === 'plan_graph' ? c.record.payload.intent : c.record.type;
+}
+
+/** The decision in words: what the selector would do with this ranking. */
+export function describeDecision(result: RetrieveResult): string {
+  const { confidence, needs_more, threshold, mode } = result.selection;
+  const how = mode === 'membrane' ? 'membrane confidence (best − second) / best' : 'calibrated confidence, estimated P(top plan is right)';
+  const verdict = needs_more ? 'needs more: an intent would answer needs_more with these candidates' : 'auto-run: an intent would run the best selectable candidate without asking';
+  return `decision: ${how} ${confidence.toFixed(3)} vs threshold ${threshold} → ${verdict}`;
+}
+
+/** The ranking as aligned text lines; with `explain`, every signal behind each score. */
+export function formatRetrieval(result: RetrieveResult, explain = false): string {
   const lines = result.candidates.map((c, i) => {
-    const label = c.redacted ? '[redacted]' : 'payload' in c.record && c.record.payload.kind === 'plan_graph' ? c.record.payload.intent : c.record.type;
     const s = c.signals;
-    return `${String(i + 1).padStart(2)}. ${c.score.toFixed(3)}  ${c.record.id}  ${label}  (applicability ${s.applicability.toFixed(2)}, success ${s.success_rate.toFixed(2)}, recency ${s.recency.toFixed(2)})`;
+    const head = `${String(i + 1).padStart(2)}. ${c.score.toFixed(3)}  ${c.record.id}  ${candidateLabel(c)}`;
+    if (!explain) return `${head}  (applicability ${s.applicability.toFixed(2)}, success ${s.success_rate.toFixed(2)}, recency ${s.recency.toFixed(2)})`;
+    return `${head}\n      lexical ${f2(s.lexical)}  dense ${f2(s.cosine)}  match ${f2(s.applicability)}  success ${f2(s.success_rate)}  recency ${f2(s.recency)}`;
   });
-  const { confidence, needs_more, threshold } = result.selection;
-  lines.push(`selection confidence ${confidence.toFixed(3)} (threshold ${threshold})${needs_more ? ': needs more' : ''}`);
+  lines.push(explain ? describeDecision(result) : `selection confidence ${result.selection.confidence.toFixed(3)} (threshold ${result.selection.threshold})${result.selection.needs_more ? ': needs more' : ''}`);
   return lines.join('\n');
 }
 
@@ -60,17 +74,18 @@ export function registerRetrieveCommand(program: Command): void {
     .option('--limit <n>', 'how many candidates', '10')
     .option('--types <types...>', `memory types (${MEMORY_TYPES.join(', ')})`, ['plan_graph'])
     .option('--json', 'print JSON')
-    .action(async (task: string, options: TrustFlags & { limit: string; types: string[]; json?: boolean }) => {
+    .option('--explain', 'show each candidate\'s lexical, dense and fused match, success, recency, and the decision')
+    .action(async (task: string, options: TrustFlags & { limit: string; types: string[]; json?: boolean; explain?: boolean }) => {
       const config = configFromEnv();
       const trust = trustFromFlags(options);
       const result = await withDb(config, (db) =>
-        createRetriever({ db, embedder: createEmbedder(config), threshold: config.SELECTION_THRESHOLD }).retrieve({
+        createRetriever({ db, embedder: createEmbedder(config), threshold: config.SELECTION_THRESHOLD, mode: config.SELECTION_MODE }).retrieve({
           task_descriptor: task,
           trust,
           memory_types: options.types as MemoryType[],
           limit: Number(options.limit),
         }),
       );
-      console.log(options.json ? JSON.stringify(result, null, 2) : formatRetrieval(result));
+      console.log(options.json ? JSON.stringify(result, null, 2) : formatRetrieval(result, options.explain));
     });
 }

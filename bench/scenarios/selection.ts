@@ -1,0 +1,133 @@
+/**
+ * Selection quality on the labelled set (bench/selection): does an agent's own phrasing find the
+ * plan it means, and does the selector auto-run only when it is right? Several selectors side by
+ * side, each over its own scratch database holding the same plans.
+ */
+import { sql } from 'drizzle-orm';
+import { createDb, createScratchDatabase } from '../../src/db/client';
+import { hashEmbed, hashEmbedder, type Embedder } from '../../src/embeddings/embedder';
+import { createSemanticEmbedder } from '../../src/embeddings/semantic-embedder';
+import { createRetriever, isSelectable, type RetrieverOptions } from '../../src/retrieval/retrieve';
+import { fitCalibration, recalibrated } from '../selection/calibrate';
+import { createRecordStore } from '../../src/store/records';
+import type { PlanGraphPayload, TrustContext } from '../../src/domain/records';
+import { describeMetrics, metricsByKind, type QueryOutcome } from '../selection/evaluate';
+import { LABELLED_PLANS, labelledPayload, labelledQueries } from '../selection/labelled-set';
+import type { Figure, Scenario } from '../lib/scenario';
+import { round } from '../lib/stats';
+
+const TRUST: TrustContext = { max_sensitivity: 'high', authenticated: true };
+
+/** One selector under test: how plans are embedded and how the retriever ranks and decides. */
+export interface SelectionVariant {
+  name: string;
+  embedder: Embedder;
+  /** The stored embedding of a plan; by default the store's own (the embedder over the plan document). */
+  embedPlan?(payload: PlanGraphPayload): number[];
+  retriever: Omit<RetrieverOptions, 'db' | 'embedder'>;
+  /**
+   * Fit this selector's own calibration on the set (selectors that do not ship coefficients), so
+   * auto-run rate and precision compare like with like; the shipped selector uses its constants.
+   */
+  refit?: boolean;
+  /** Whether the issue's goals apply (the shipped selector). */
+  goals?: boolean;
+}
+
+const semantic = createSemanticEmbedder();
+
+export const SELECTION_VARIANTS: SelectionVariant[] = [
+  // Before plan documents: the intent label alone, through hashed n-grams, and the membrane formula.
+  { name: 'before (membrane, hash, intent only)', embedder: hashEmbedder, embedPlan: (payload) => hashEmbed(payload.intent), retriever: { mode: 'membrane' } },
+  { name: 'lexical only (BM25F)', embedder: semantic, retriever: { match: 'lexical' }, refit: true },
+  { name: 'dense only (semantic)', embedder: semantic, retriever: { match: 'dense' }, refit: true },
+  { name: 'hybrid, reciprocal rank fusion', embedder: semantic, retriever: { fusion: 'rrf' }, refit: true },
+  { name: 'hybrid, calibrated weights (shipped)', embedder: semantic, retriever: {}, goals: true },
+];
+
+/** Runs every labelled phrasing against one variant in a database of its own. */
+export async function evaluateVariant(baseUrl: string, variant: SelectionVariant): Promise<QueryOutcome[]> {
+  const database = await createScratchDatabase(baseUrl, 'bench_selection');
+  const db = createDb(database.url, 2);
+  try {
+    const records = createRecordStore(db, variant.embedder);
+    const ids: string[] = [];
+    for (const [index, plan] of LABELLED_PLANS.entries()) {
+      const payload = labelledPayload(plan, index);
+      const record = await records.create({
+        type: 'plan_graph',
+        sensitivity: 'low',
+        confidence: 0.5,
+        tags: plan.tags,
+        payload,
+        ...(variant.embedPlan ? { embedding: variant.embedPlan(payload) } : {}),
+      });
+      ids.push(record.id);
+    }
+    await db.execute(sql`ANALYZE memory_records`);
+    const retriever = createRetriever({ db, embedder: variant.embedder, ...variant.retriever });
+    const outcomes: QueryOutcome[] = [];
+    for (const query of labelledQueries()) {
+      const { candidates, selection } = await retriever.retrieve({ task_descriptor: query.text, trust: TRUST, limit: 10 });
+      const ranked = candidates.filter((c) => isSelectable(c, TRUST));
+      outcomes.push({
+        query,
+        rank: ranked.findIndex((c) => c.record.id === ids[query.plan]) + 1,
+        autoRun: !selection.needs_more,
+        confidence: selection.confidence,
+        top: ranked[0]?.signals.applicability ?? 0,
+        margin: ranked[0] ? ranked[0].score - (ranked[1]?.score ?? 0) : 0,
+      });
+    }
+    return variant.refit ? recalibrated(outcomes, fitCalibration(outcomes)) : outcomes;
+  } finally {
+    await db.$client.end();
+    await database.drop();
+  }
+}
+
+export const selection: Scenario = {
+  name: 'selection',
+  title: 'Plan selection from an agent’s own words (labelled set)',
+  method:
+    `${LABELLED_PLANS.length} realistic plans (devops, data, support; near-neighbours such as backup vs restore vs refresh-staging, ` +
+    `refund vs credit, erase vs export personal data) and ${labelledQueries().length} labelled phrasings in bench/selection: ` +
+    '`label` repeats the intent, `paraphrase` rewords it, `domain` is practitioner language sharing no content word with the intent. ' +
+    'Each phrasing is one `retrieve` (trust high/authenticated, limit 10); top-1 = the labelled plan ranks first, MRR over the ' +
+    'ranked selectable candidates, auto-run = the selector would run without asking, precision = share of auto-runs that picked ' +
+    'the labelled plan. Each selector gets a database of its own holding the same plans.',
+  analysis:
+    'The seed selector embedded the intent label alone through hashed n-grams: it finds label wording (1.00) and most ' +
+    'paraphrases, which on this set reuse intent words, but almost no domain language (0.08), and its membrane confidence ' +
+    '(best − second) / best over scores differing by hundredths never reaches 0.7, so it auto-runs nothing. The plan ' +
+    'document is what moves domain language: descriptions, op names, input descriptions and tags carry the words ' +
+    'practitioners use (pg_dump, cloudfront, zendesk), and BM25F weighs rare words up. The offline GloVe sentence vectors ' +
+    'are weaker on their own (domain 0.33) and add little on top of lexical at weight 0.2; reciprocal rank fusion is worse ' +
+    'than either alone because it gives the weak dense ranking as much say as the lexical one and flattens margins, so its ' +
+    'fitted confidence can hardly separate right from wrong. The calibrated confidence (logistic in match and margin, fitted ' +
+    'on all 190 phrasings) is what turns a good ranking into safe auto-runs: label and paraphrase phrasings mostly auto-run, ' +
+    'domain language mostly asks (needs_more), which is the right failure. Remaining misses are near-neighbours sharing ' +
+    'incidental words ("orders" → refund order, "release" → canary release) and phrasings whose meaning no word vector ' +
+    'carries ("bring it back" = restore); learned aliases fix those for the next request. Selectors without shipped ' +
+    'coefficients get their own calibration fitted on the set, so auto-run rates compare like with like.',
+  async run(env, log) {
+    const figures: Figure[] = [];
+    const notes: string[] = [];
+    for (const variant of SELECTION_VARIANTS) {
+      const metrics = metricsByKind(await evaluateVariant(env.config.DATABASE_URL, variant));
+      const line = describeMetrics(variant.name, metrics);
+      log(line);
+      notes.push(line);
+      const goal = (value: number) => (variant.goals ? { target: { op: '>=' as const, value } } : {});
+      figures.push(
+        { label: `${variant.name}: top-1`, value: round(metrics.overall.top1), ...goal(0.9) },
+        { label: `${variant.name}: top-1 domain language`, value: round(metrics.domain.top1), ...goal(0.8) },
+        { label: `${variant.name}: MRR`, value: round(metrics.overall.mrr) },
+        { label: `${variant.name}: auto-run rate`, value: round(metrics.overall.autoRunRate), ...goal(0.6) },
+        // Precision of no auto-runs at all is undefined, not perfect.
+        { label: `${variant.name}: auto-run precision`, value: metrics.overall.autoRunRate > 0 ? round(metrics.overall.precision) : 'n/a', ...goal(0.98) },
+      );
+    }
+    return { figures, notes };
+  },
+};

@@ -1,0 +1,84 @@
+/**
+ * A plan's document: the searchable text of a plan, in four sections weighted from most to least
+ * telling. The lexical index (the `document` tsvector, computed in SQL by plan_document_tsvector
+ * in the plan_document migration) and the dense embedding are both built from these sections;
+ * an integration test holds the two implementations to the same words.
+ */
+import type { PlanGraphPayload } from './records';
+
+/** The sections, as Postgres tsvector weights A (most telling) to D. */
+export interface PlanDocument {
+  /** A: the intent (snake/camel case split) and learned aliases. */
+  name: string;
+  /** B: description, examples and tags. */
+  about: string;
+  /** C: op names, input and output names with their schema descriptions. */
+  structure: string;
+  /** D: param keys and literal string values, templates removed. */
+  details: string;
+}
+
+const TEMPLATE = /\{\{[^{}]*\}\}/g;
+
+/** Words of an identifier or text: templates removed, camelCase and snake_case split, punctuation dropped. */
+export function documentWords(text: string): string {
+  return text
+    .replace(TEMPLATE, ' ')
+    .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/** Keys (at every depth) and string values of a JSON value, in document order. */
+function keysAndStrings(value: unknown, out: string[]): string[] {
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) for (const item of value) keysAndStrings(item, out);
+  else if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      out.push(key);
+      keysAndStrings(item, out);
+    }
+  }
+  return out;
+}
+
+/** Property names of a JSON schema and every string `description` in it. */
+function schemaWords(schema: Record<string, unknown>): string[] {
+  const properties = schema.properties && typeof schema.properties === 'object' ? Object.keys(schema.properties) : [];
+  const descriptions: string[] = [];
+  const visit = (node: unknown) => {
+    if (Array.isArray(node)) node.forEach(visit);
+    else if (node && typeof node === 'object') {
+      for (const [key, item] of Object.entries(node)) {
+        if (key === 'description' && typeof item === 'string') descriptions.push(item);
+        else visit(item);
+      }
+    }
+  };
+  visit(schema);
+  return [...properties, ...descriptions];
+}
+
+const join = (parts: readonly string[]) => documentWords(parts.filter(Boolean).join(' '));
+
+/** The document of a plan, given its record's tags and learned aliases. */
+export function planDocument(
+  plan: Pick<PlanGraphPayload, 'intent' | 'description' | 'examples' | 'nodes' | 'inputs_schema' | 'outputs_schema'>,
+  extras: { tags?: readonly string[]; aliases?: readonly string[] } = {},
+): PlanDocument {
+  return {
+    name: join([plan.intent, ...(extras.aliases ?? [])]),
+    about: join([plan.description ?? '', ...(plan.examples ?? []), ...(extras.tags ?? [])]),
+    structure: join([...plan.nodes.map((n) => n.op), ...schemaWords(plan.inputs_schema), ...schemaWords(plan.outputs_schema)]),
+    details: join(plan.nodes.flatMap((n) => keysAndStrings(n.params, []))),
+  };
+}
+
+/**
+ * The text the dense embedding is taken of: the name twice (it says most in fewest words), then
+ * the other sections. Param details are left out: SQL, paths and flags move a sentence vector
+ * more than they say what the plan is for.
+ */
+export function documentEmbeddingText(doc: PlanDocument): string {
+  return [doc.name, doc.name, doc.about, doc.structure].filter(Boolean).join(' ');
+}

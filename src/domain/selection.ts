@@ -1,0 +1,83 @@
+/**
+ * Calibrated selection: how well a plan matches a task (lexical and dense evidence fused into
+ * [0, 1]), a ranking score where success and recency only break near-ties, and the selection
+ * confidence as an estimate of P(the top candidate is the plan meant), a logistic function of
+ * the top match and its margin over the runner-up, fitted on the labelled set in bench/selection
+ * (`npx tsx bench/selection/fit.ts`, whole set, never single queries).
+ */
+import type { Selection } from './scoring';
+
+export const SELECTION_MODES = ['calibrated', 'membrane'] as const;
+export type SelectionMode = (typeof SELECTION_MODES)[number];
+
+/** Which evidence the match uses: both fused (the default), or one alone (for comparison). */
+export const MATCH_KINDS = ['hybrid', 'lexical', 'dense'] as const;
+export type MatchKind = (typeof MATCH_KINDS)[number];
+
+/** Weights of the fused match; chosen over reciprocal rank fusion on the labelled set (BENCHMARKS.md). */
+export const FUSION_WEIGHTS = { lexical: 0.8, dense: 0.2 } as const;
+
+/**
+ * Most that success rate and recency together can add to a score. A candidate whose match is
+ * better by more than this is never overturned by a runner-up's history.
+ */
+export const HISTORY_TIEBREAK = 0.05;
+
+/** Fitted coefficients of the confidence: σ(intercept + match·top + margin·(top − runner-up)). */
+export const CALIBRATION = { intercept: -0.77, match: 1.62, margin: 15.82 } as const;
+export type Calibration = { intercept: number; match: number; margin: number };
+
+/** Default auto-run threshold for calibrated confidences: the labelled set's auto-runs are ≥ 0.98 precise above it. */
+export const CALIBRATED_THRESHOLD = 0.85;
+
+const clamp01 = (v: number) => Math.min(1, Math.max(0, v));
+
+/** The match in [0, 1] from the lexical match and the cosine (either may be missing: counts as 0). */
+export function fusedMatch(kind: MatchKind, lexical: number | undefined, cosine: number | undefined): number {
+  const dense = clamp01(cosine ?? 0);
+  const lex = clamp01(lexical ?? 0);
+  if (kind === 'lexical') return lex;
+  if (kind === 'dense') return dense;
+  return FUSION_WEIGHTS.lexical * lex + FUSION_WEIGHTS.dense * dense;
+}
+
+/** Reciprocal rank fusion constant (the customary 60). */
+export const RRF_K = 60;
+
+/** Reciprocal rank fusion of a lexical and a dense rank (1-based), scaled so rank 1 in both is 1. */
+export function reciprocalRankFusion(lexicalRank: number, denseRank: number): number {
+  return (1 / (RRF_K + lexicalRank) + 1 / (RRF_K + denseRank)) / (2 / (RRF_K + 1));
+}
+
+/** Ranking score: the match, plus at most HISTORY_TIEBREAK for a good success rate and recent use. */
+export function calibratedScore(match: number, successRate: number, recency: number): number {
+  return match + (HISTORY_TIEBREAK * (successRate + recency)) / 2;
+}
+
+/** The features the confidence is a function of, from the selectable candidates best first. */
+export function confidenceFeatures(ranked: ReadonlyArray<{ match: number; score: number }>): { top: number; margin: number } | undefined {
+  const [best, second] = ranked;
+  if (!best) return undefined;
+  return { top: best.match, margin: best.score - (second?.score ?? 0) };
+}
+
+/** P(top candidate is right) under a calibration; 0 without candidates. */
+export function calibratedConfidence(
+  ranked: ReadonlyArray<{ match: number; score: number }>,
+  calibration: Calibration = CALIBRATION,
+): number {
+  const features = confidenceFeatures(ranked);
+  if (!features) return 0;
+  const z = calibration.intercept + calibration.match * features.top + calibration.margin * features.margin;
+  return 1 / (1 + Math.exp(-z));
+}
+
+/** The calibrated verdict over ranked selectable candidates against a threshold. */
+export function calibratedSelect(
+  ranked: ReadonlyArray<{ match: number; score: number }>,
+  threshold: number,
+  calibration: Calibration = CALIBRATION,
+): Selection {
+  const confidence = calibratedConfidence(ranked, calibration);
+  return { confidence, needs_more: confidence < threshold, threshold };
+}

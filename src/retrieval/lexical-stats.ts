@@ -1,0 +1,54 @@
+/**
+ * Corpus statistics for lexical scoring — how many active plans contain each lexeme, and the
+ * average document length — read with ts_stat and cached per process. A stale cache only nudges
+ * scores (new plans' words count as rare for a while), so it is refreshed in the background
+ * every STATS_TTL_MS while queries keep using the previous one.
+ */
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import type { CorpusStats } from '../domain/lexical';
+
+export const STATS_TTL_MS = 5 * 60_000;
+
+/** A cache of the plan corpus statistics over a database. */
+export function createLexicalStats(db: Pick<Db, 'execute'>, ttlMs = STATS_TTL_MS) {
+  let current: { at: number; stats: CorpusStats } | undefined;
+  let pending: Promise<CorpusStats> | undefined;
+
+  async function load(): Promise<CorpusStats> {
+    // ts_stat's nentry counts occurrences; ndoc is the document frequency BM25 needs.
+    const [terms, totals] = await Promise.all([
+      db.execute<{ word: string; ndoc: number }>(
+        sql`SELECT word, ndoc FROM ts_stat($$SELECT document FROM memory_records WHERE type = 'plan_graph' AND status = 'active'$$)`,
+      ),
+      db.execute<{ documents: number; lexemes: number | null }>(sql`SELECT count(*)::int AS documents, avg(length(document))::float8 AS lexemes
+        FROM memory_records WHERE type = 'plan_graph' AND status = 'active'`),
+    ]);
+    const df = new Map(terms.rows.map((r) => [r.word, Number(r.ndoc)]));
+    const documents = Number(totals.rows[0]?.documents ?? 0);
+    const averageLength = Number(totals.rows[0]?.lexemes ?? 0) || 1;
+    const stats: CorpusStats = { documents: Math.max(documents, 1), averageLength, df: (lexeme) => df.get(lexeme) ?? 0 };
+    current = { at: Date.now(), stats };
+    return stats;
+  }
+
+  function refresh(): Promise<CorpusStats> {
+    pending ??= load().finally(() => (pending = undefined));
+    return pending;
+  }
+
+  return {
+    /** The statistics: cached, refreshed in the background once older than the TTL. */
+    async get(): Promise<CorpusStats> {
+      if (!current) return refresh();
+      if (Date.now() - current.at > ttlMs) void refresh().catch(() => undefined);
+      return current.stats;
+    },
+    /** Drops the cache (after bulk loads and in tests). */
+    invalidate(): void {
+      current = undefined;
+    },
+  };
+}
+
+export type LexicalStats = ReturnType<typeof createLexicalStats>;

@@ -1,0 +1,68 @@
+/**
+ * Learned aliases: task phrasings a plan turned out to serve (a run picked by plan_id after
+ * `needs_more` succeeded, or the plan was reinforced for a task). They join the plan document —
+ * the lexical index regenerates itself, the dense embedding is recomputed here — so the next
+ * request phrased the same way matches directly. Deduplicated (case and spacing ignored),
+ * bounded to the newest MAX_ALIASES, audited; not a revision of the plan.
+ */
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import type { PlanGraphPayload } from '../domain/records';
+import type { Embedder } from '../embeddings/embedder';
+import { planEmbeddingText } from './records';
+
+/** Most aliases a plan keeps; the oldest give way. */
+export const MAX_ALIASES = 20;
+/** Longest alias kept, in characters (a task descriptor is a phrase, not a document). */
+export const MAX_ALIAS_LENGTH = 300;
+
+/** Trims and collapses whitespace; undefined when nothing is left. */
+export function normaliseAlias(text: string): string | undefined {
+  const alias = text.replace(/\s+/g, ' ').trim().slice(0, MAX_ALIAS_LENGTH);
+  return alias || undefined;
+}
+
+/** The alias list after learning `alias`: unchanged when already known, else appended and bounded. */
+export function withAlias(aliases: readonly string[], alias: string): string[] | undefined {
+  const key = alias.toLowerCase();
+  if (aliases.some((a) => a.toLowerCase() === key)) return undefined;
+  return [...aliases, alias].slice(-MAX_ALIASES);
+}
+
+export interface LearnResult {
+  id: string;
+  alias: string;
+  learned: boolean;
+  aliases: string[];
+}
+
+/** Creates the alias learner over a database and the embedder plans are embedded with. */
+export function createAliasLearner(db: Db, embedder?: Embedder) {
+  return {
+    /**
+     * Adds a task descriptor to an active plan's aliases (no-op if known or not a plan), re-embeds
+     * the plan document and appends an audit `learn_alias` entry. Safe to repeat.
+     */
+    async learn(id: string, taskDescriptor: string, actor: string, source: string): Promise<LearnResult | undefined> {
+      const alias = normaliseAlias(taskDescriptor);
+      if (!alias) return undefined;
+      return db.transaction(async (tx) => {
+        const found = await tx.execute<{ payload: PlanGraphPayload; aliases: string[]; revision: number }>(sql`SELECT payload, aliases, revision
+          FROM memory_records WHERE id = ${id}::uuid AND type = 'plan_graph' AND status = 'active' FOR UPDATE`);
+        const row = found.rows[0];
+        if (!row) return undefined;
+        const aliases = withAlias(row.aliases, alias);
+        if (!aliases) return { id, alias, learned: false, aliases: row.aliases };
+        const [embedding] = embedder ? await embedder.embed([planEmbeddingText(row.payload, aliases)]) : [undefined];
+        await tx.execute(sql`UPDATE memory_records SET aliases = ${sql.param(aliases)}::text[], updated_at = now()
+          ${embedding ? sql`, embedding = ${`[${embedding.join(',')}]`}::vector, embedder = ${embedder!.name}` : sql``}
+          WHERE id = ${id}::uuid`);
+        await tx.execute(sql`INSERT INTO audit_log (record_id, action, actor, reason, revision, details)
+          VALUES (${id}::uuid, 'learn_alias', ${actor}, ${source}, ${row.revision}, ${JSON.stringify({ alias, aliases: aliases.length })}::jsonb)`);
+        return { id, alias, learned: true, aliases };
+      });
+    },
+  };
+}
+
+export type AliasLearner = ReturnType<typeof createAliasLearner>;

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { BM25_K1, idf, lexicalMatch, parseTsvector, SECTION_WEIGHTS, type CorpusStats } from '../../src/domain/lexical';
+import { documentEmbeddingText, documentWords, planDocument } from '../../src/domain/plan-document';
+import {
+  calibratedConfidence,
+  calibratedScore,
+  CALIBRATION,
+  fusedMatch,
+  FUSION_WEIGHTS,
+  HISTORY_TIEBREAK,
+  reciprocalRankFusion,
+} from '../../src/domain/selection';
+import { MAX_ALIASES, normaliseAlias, withAlias } from '../../src/store/aliases';
+import { knownParts } from '../../src/embeddings/semantic-embedder';
+
+describe('lexical match (BM25F)', () => {
+  it('parses tsvector text with section weights', () => {
+    const doc = parseTsvector("'backup':1A,4B 'databas':3A 'it''s':7 'pg':9C");
+    expect(doc.tf.get('backup')).toBe(SECTION_WEIGHTS.A + SECTION_WEIGHTS.B);
+    expect(doc.tf.get('databas')).toBe(SECTION_WEIGHTS.A);
+    expect(doc.tf.get("it's")).toBe(SECTION_WEIGHTS.D);
+    expect(doc.tf.get('pg')).toBe(SECTION_WEIGHTS.C);
+    expect(doc.length).toBe(4);
+  });
+
+  it('is the BM25 score over its ceiling, by hand', () => {
+    const stats: CorpusStats = { documents: 10, averageLength: 2, df: (l) => (l === 'backup' ? 1 : 5) };
+    const doc = parseTsvector("'backup':1A 'databas':2A");
+    // length 2 = average → norm 1; tf 4 each.
+    const part = (w: number) => (w * 4 * (BM25_K1 + 1)) / (4 + BM25_K1);
+    const expected = (part(idf(stats, 'backup')) + 0) / ((idf(stats, 'backup') + idf(stats, 'restor')) * (BM25_K1 + 1));
+    expect(lexicalMatch(['backup', 'restor', 'backup'], doc, stats)).toBeCloseTo(expected, 12);
+    expect(idf(stats, 'backup')).toBeCloseTo(Math.log(1 + 9.5 / 1.5), 12);
+    expect(lexicalMatch([], doc, stats)).toBe(0);
+  });
+});
+
+describe('fusion, score and confidence', () => {
+  it('fuses with the calibrated weights; single-evidence kinds use one signal', () => {
+    expect(fusedMatch('hybrid', 0.5, 0.6)).toBeCloseTo(FUSION_WEIGHTS.lexical * 0.5 + FUSION_WEIGHTS.dense * 0.6, 12);
+    expect(fusedMatch('lexical', 0.5, 0.6)).toBe(0.5);
+    expect(fusedMatch('dense', 0.5, -0.2)).toBe(0);
+    expect(reciprocalRankFusion(1, 1)).toBeCloseTo(1, 12);
+  });
+
+  it('success and recency cannot overturn a match better by more than the tie-break', () => {
+    expect(calibratedScore(0.6, 0, 0)).toBeGreaterThan(calibratedScore(0.6 - HISTORY_TIEBREAK - 0.001, 1, 1));
+    expect(calibratedScore(0.6, 1, 1)).toBeCloseTo(0.6 + HISTORY_TIEBREAK, 12);
+  });
+
+  it('confidence is σ(intercept + match·top + margin·(best − second))', () => {
+    const z = CALIBRATION.intercept + CALIBRATION.match * 0.7 + CALIBRATION.margin * (0.72 - 0.5);
+    expect(calibratedConfidence([{ match: 0.7, score: 0.72 }, { match: 0.48, score: 0.5 }])).toBeCloseTo(1 / (1 + Math.exp(-z)), 12);
+    expect(calibratedConfidence([])).toBe(0);
+    expect(calibratedConfidence([{ match: 0.7, score: 0.72 }])).toBeGreaterThan(calibratedConfidence([{ match: 0.7, score: 0.72 }, { match: 0.7, score: 0.71 }]));
+  });
+});
+
+describe('plan document and aliases', () => {
+  it('splits identifiers and drops templates', () => {
+    expect(documentWords('refreshStaging_fromProd {{inputs.db}}/x')).toBe('refresh Staging from Prod x');
+    const doc = planDocument({ intent: 'a_b', nodes: [{ id: 'n', op: 'pg.dump', params: { k: 'v' }, guards: {} }], inputs_schema: {}, outputs_schema: {} }, { aliases: ['c d'] });
+    expect(doc).toEqual({ name: 'a b c d', about: '', structure: 'pg dump', details: 'k v' });
+    expect(documentEmbeddingText(doc)).toBe('a b c d a b c d pg dump');
+  });
+
+  it('aliases are normalised, deduplicated case-insensitively and bounded to the newest', () => {
+    expect(normaliseAlias('  a   b ')).toBe('a b');
+    expect(normaliseAlias('   ')).toBeUndefined();
+    expect(withAlias(['Fix It'], 'fix it')).toBeUndefined();
+    const full = Array.from({ length: MAX_ALIASES }, (_, i) => `t${i}`);
+    expect(withAlias(full, 'new')).toEqual([...full.slice(1), 'new']);
+  });
+
+  it('unknown words fall back to a base form or a compound of known words', () => {
+    const ranks = new Map([['health', 5], ['check', 7], ['deploy', 9]]);
+    const vectors = { rank: (w: string) => ranks.get(w) };
+    expect(knownParts(vectors, 'deploys')).toEqual([9]);
+    expect(knownParts(vectors, 'healthcheck')).toEqual([5, 7]);
+    expect(knownParts(vectors, 'zzqx')).toEqual([]);
+  });
+});
