@@ -3,8 +3,7 @@
  * their dependencies in one place.
  */
 import { resolve } from 'node:path';
-import type { NativeConnection} from '@temporalio/worker';
-import { Worker, type WorkerOptions } from '@temporalio/worker';
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createOpActivities } from '../../activities/op-activities';
 import { createConsolidationActivities } from '../../activities/consolidation-activities';
 import { createReconcileActivities } from '../../activities/reconcile-activities';
@@ -14,6 +13,7 @@ import type { Db } from '../db/client';
 import { createEmbedder } from '../embeddings/embedder';
 import type { OpRegistry } from '../ops/registry';
 import { createRunStore } from '../store/plan-runs';
+import { connectFailure, temporalConnectionOptions, type TemporalTarget } from './connection';
 
 export const WORKFLOWS_PATH = resolve(import.meta.dirname, '../../workflows/index.ts');
 
@@ -36,6 +36,15 @@ export function createActivities(deps: Pick<WorkerDeps, 'config' | 'db' | 'regis
     ...createConsolidationActivities({ db: deps.db, embedder: createEmbedder(deps.config) }),
     ...createReconcileActivities({ runs: createRunStore(deps.db) }),
   };
+}
+
+/** The worker's native connection with the configured address, API key and TLS; one line on failure. */
+export async function connectWorker(target: Omit<TemporalTarget, 'TEMPORAL_NAMESPACE'>): Promise<NativeConnection> {
+  try {
+    return await NativeConnection.connect(temporalConnectionOptions(target));
+  } catch (err) {
+    throw await connectFailure(target, err);
+  }
 }
 
 /** Creates (does not run) a worker on the configured task queue. */

@@ -2,19 +2,19 @@
  * `plangraph dev | worker | api | migrate`: the long-running processes.
  */
 import type { Command } from 'commander';
-import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { DefaultLogger, Runtime, type NativeConnection, type Worker } from '@temporalio/worker';
 import type { FastifyInstance } from 'fastify';
 import { buildApi } from '../../api/server';
 import { temporalUiUrl, type Config } from '../../config';
 import { createServices, type Services } from '../../services';
-import { createWorker } from '../../temporal/worker';
+import { connectWorker, createWorker } from '../../temporal/worker';
 import { startBackgroundJobs } from '../../background';
 import { configFromEnv, ensureTemporal, migrateOrFail, requireTemporal } from '../runtime';
 
 const log = (line: string) => console.log(`[plangraph] ${line}`);
 
 async function startWorker(services: Services): Promise<{ worker: Worker; running: Promise<void>; connection: NativeConnection }> {
-  const connection = await NativeConnection.connect({ address: services.config.TEMPORAL_ADDRESS });
+  const connection = await connectWorker(services.config);
   const worker = await createWorker({ config: services.config, db: services.db, registry: services.registry, connection });
   const running = worker.run();
   log(`worker: polling task queue "${services.config.TEMPORAL_TASK_QUEUE}" with ops ${[...services.registry.keys()].sort().join(', ')}`);
