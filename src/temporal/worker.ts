@@ -56,6 +56,9 @@ export async function createWorker(deps: WorkerDeps): Promise<Worker> {
     ...(deps.workflowBundlePath ? { workflowBundle: { codePath: deps.workflowBundlePath } } : { workflowsPath: WORKFLOWS_PATH }),
     activities: createActivities(deps),
     maxConcurrentActivityTaskExecutions: 200,
+    // Drain on shutdown: the SDK's default of 0 cancels running activities at once, so a deploy
+    // would fail (and retry elsewhere) every node in flight.
+    shutdownGraceTime: deps.config.WORKER_SHUTDOWN_GRACE_MS,
     ...deps.extra,
   });
 }
