@@ -35,6 +35,8 @@ export const configSchema = z.object({
   TEMPORAL_TLS_SERVER_CA_CERT_DATA: z.string().optional(),
   TEMPORAL_TLS_SERVER_NAME: z.string().optional(),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('plangraph'),
+  /** host:port where a worker serves the Temporal SDK's metrics (Prometheus text at /metrics). */
+  WORKER_METRICS_ADDRESS: z.string().regex(/^[^:\s/]+:\d+$/, 'must be host:port').optional(),
   /** On SIGTERM a worker stops polling and lets running activities finish for this long. */
   WORKER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
   TEMPORAL_UI_PORT: port.default(8233),

@@ -3,7 +3,7 @@
  * their dependencies in one place.
  */
 import { resolve } from 'node:path';
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Worker, type RuntimeOptions, type WorkerOptions } from '@temporalio/worker';
 import { createOpActivities } from '../../activities/op-activities';
 import { createConsolidationActivities } from '../../activities/consolidation-activities';
 import { createReconcileActivities } from '../../activities/reconcile-activities';
@@ -35,6 +35,20 @@ export function createActivities(deps: Pick<WorkerDeps, 'config' | 'db' | 'regis
     ...createRunActivities({ runs: createRunStore(deps.db), registry: deps.registry }),
     ...createConsolidationActivities({ db: deps.db, embedder: createEmbedder(deps.config) }),
     ...createReconcileActivities({ runs: createRunStore(deps.db) }),
+  };
+}
+
+/**
+ * Options for the process-wide Temporal runtime: its log level and, with WORKER_METRICS_ADDRESS,
+ * a Prometheus endpoint for the SDK's worker metrics. Activity metrics carry the op as
+ * `activity_type`, so `temporal_activity_execution_latency` is node latency by op.
+ */
+export function workerRuntimeOptions(config: Pick<Config, 'LOG_LEVEL' | 'WORKER_METRICS_ADDRESS'>): RuntimeOptions {
+  return {
+    logger: new DefaultLogger(config.LOG_LEVEL === 'debug' ? 'DEBUG' : 'WARN'),
+    ...(config.WORKER_METRICS_ADDRESS && {
+      telemetryOptions: { metrics: { prometheus: { bindAddress: config.WORKER_METRICS_ADDRESS, countersTotalSuffix: true, unitSuffix: true } } },
+    }),
   };
 }
 
