@@ -17,11 +17,12 @@ import { connectWorker } from '../../src/temporal/worker';
 import { settle } from './executor-helpers';
 import { createTestContext, uid } from './harness';
 import { storePlan } from './plans';
-import { makeTestCertificates, startTlsProxy, TLS_SERVER_NAME, type TestCertificates, type TlsProxy } from './tls-proxy';
+import { makeTestCertificates, opensslAvailable, startTlsProxy, TLS_SERVER_NAME, type TestCertificates, type TlsProxy } from './tls-proxy';
 
 let certs: TestCertificates;
 let proxy: TlsProxy;
 beforeAll(async () => {
+  if (!opensslAvailable) return;
   certs = makeTestCertificates();
   proxy = await startTlsProxy(inject('temporalAddress'), certs);
 });
@@ -47,7 +48,7 @@ function expectOneLine(error: unknown, pattern: RegExp): void {
   expect(message).toMatch(pattern);
 }
 
-describe('TLS connections', () => {
+describe.skipIf(!opensslAvailable)('TLS connections', () => {
   it('the client and the worker run a plan over mutual TLS configured by TEMPORAL_TLS_* variables', async () => {
     const before = proxy.accepted;
     const ctx = await createTestContext(tlsEnv());
@@ -90,7 +91,7 @@ describe('TLS connections', () => {
   });
 });
 
-describe('a wrong certificate is one clear line', () => {
+describe.skipIf(!opensslAvailable)('a wrong certificate is one clear line', () => {
   const cases: Array<[string, () => Record<string, string>]> = [
     ['a CA that did not sign the server certificate', () => tlsEnv({ TEMPORAL_TLS_SERVER_CA_CERT_PATH: certs.otherCaCert })],
     ['a server name the certificate does not carry', () => tlsEnv({ TEMPORAL_TLS_SERVER_NAME: 'other.test' })],

@@ -5,7 +5,7 @@
  * by openssl at test time: a CA, a server certificate for `temporal.test`, a client certificate,
  * and an unrelated CA for the wrong-certificate cases.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,9 @@ import { join } from 'node:path';
 import { createServer, type TLSSocket } from 'node:tls';
 
 export const TLS_SERVER_NAME = 'temporal.test';
+
+/** Whether openssl is on the PATH to make certificates with. */
+export const opensslAvailable = spawnSync('openssl', ['version']).status === 0;
 
 export interface TestCertificates {
   dir: string;
