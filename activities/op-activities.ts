@@ -5,12 +5,28 @@
 import { activityInfo, Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { formatPath } from '../src/domain/graph';
+import { unstorablePath, wellFormedText } from '../src/domain/json-limits';
 import type { NodeActivityInput, NodeActivityResult } from '../src/domain/run-state';
 import { NODE_ERROR_TYPES } from '../src/domain/run-state';
 import type { OpRegistry } from '../src/ops/registry';
 
+/**
+ * A failure Temporal can carry: its protocol holds only valid Unicode, and a lone surrogate in a
+ * message or stack (common in what failing tools print) would fail the task completion and stop
+ * the worker, so lone surrogates are written as their visible escapes.
+ */
 function failure(type: string, message: string, attempt: number, nonRetryable: boolean, cause?: Error): ApplicationFailure {
-  return ApplicationFailure.create({ type, message, nonRetryable, details: [{ attempt }], cause });
+  return ApplicationFailure.create({ type: wellFormedText(type), message: wellFormedText(message), nonRetryable, details: [{ attempt }], cause: cause && carriable(cause) });
+}
+
+/** The error itself when Temporal can carry it; else a copy with name, message and stack made well-formed. */
+function carriable(err: Error): Error {
+  const stack = err.stack ?? '';
+  if (wellFormedText(err.message) === err.message && wellFormedText(stack) === stack) return err;
+  const copy = new Error(wellFormedText(err.message));
+  copy.name = wellFormedText(err.name);
+  copy.stack = wellFormedText(stack);
+  return copy;
 }
 
 /**
@@ -44,6 +60,13 @@ export function createOpActivities(registry: OpRegistry, options: { outputLimitB
         if (ctx.cancellationSignal.aborted) throw err;
         const e = err instanceof Error ? err : new Error(String(err));
         throw failure(e.name || 'Error', e.message, attempt, false, e);
+      }
+      // Outputs travel as JSON, which holds any text (escaped) but would turn Infinity or NaN
+      // into null: such an output fails the node for good instead of arriving changed.
+      const notJson = unstorablePath(output, { text: false });
+      if (notJson) {
+        const where = formatPath(['output', ...notJson.path]);
+        throw failure(NODE_ERROR_TYPES.outputNotJson, `node "${input.node_id}" (${op.name}) returned ${where}, which ${notJson.message}`, attempt, true);
       }
       const size = Buffer.byteLength(JSON.stringify(output ?? null));
       if (size > options.outputLimitBytes) {

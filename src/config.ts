@@ -2,9 +2,15 @@
  * Configuration: parsed once from the environment by one zod schema. Nothing else reads
  * `process.env`. Defaults match docker-compose.yml and the embedded dev setup.
  */
+import { loadClientConnectConfig } from '@temporalio/envconfig';
+import type { TLSConfig } from '@temporalio/common/lib/internal-non-workflow';
 import { z } from 'zod';
 
 const port = z.coerce.number().int().min(0).max(65535);
+const temporalAddress = z.string().regex(/^[^:\s/]+:\d+$/, 'must be host:port');
+
+/** Where plangraph looks for Temporal when neither the environment nor a profile says. */
+export const DEFAULT_TEMPORAL_ADDRESS = '127.0.0.1:7233';
 
 /** Run inputs larger than this are refused before a run starts (RUN_INPUT_LIMIT_BYTES). */
 export const DEFAULT_RUN_INPUT_LIMIT_BYTES = 1_048_576;
@@ -13,12 +19,26 @@ export const configSchema = z.object({
   DATABASE_URL: z
     .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' })
     .default('postgres://postgres@127.0.0.1:5432/plangraph'),
-  TEMPORAL_ADDRESS: z
-    .string()
-    .regex(/^[^:\s/]+:\d+$/, 'must be host:port')
-    .default('127.0.0.1:7233'),
-  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  // Temporal's own client settings: read by @temporalio/envconfig (with the profile file named
+  // by TEMPORAL_CONFIG_FILE/TEMPORAL_PROFILE) and listed here so they are validated and known.
+  TEMPORAL_ADDRESS: temporalAddress.optional(),
+  TEMPORAL_NAMESPACE: z.string().min(1).optional(),
+  TEMPORAL_API_KEY: z.string().min(1).optional(),
+  TEMPORAL_PROFILE: z.string().min(1).optional(),
+  TEMPORAL_CONFIG_FILE: z.string().min(1).optional(),
+  TEMPORAL_TLS: z.enum(['true', 'false', '1', '0']).optional(),
+  TEMPORAL_TLS_CLIENT_CERT_PATH: z.string().optional(),
+  TEMPORAL_TLS_CLIENT_CERT_DATA: z.string().optional(),
+  TEMPORAL_TLS_CLIENT_KEY_PATH: z.string().optional(),
+  TEMPORAL_TLS_CLIENT_KEY_DATA: z.string().optional(),
+  TEMPORAL_TLS_SERVER_CA_CERT_PATH: z.string().optional(),
+  TEMPORAL_TLS_SERVER_CA_CERT_DATA: z.string().optional(),
+  TEMPORAL_TLS_SERVER_NAME: z.string().optional(),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('plangraph'),
+  /** host:port where a worker serves the Temporal SDK's metrics (Prometheus text at /metrics). */
+  WORKER_METRICS_ADDRESS: z.string().regex(/^[^:\s/]+:\d+$/, 'must be host:port').optional(),
+  /** On SIGTERM a worker stops polling and lets running activities finish for this long. */
+  WORKER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
   TEMPORAL_UI_PORT: port.default(8233),
   TEMPORAL_UI_URL: z.url().optional(),
   TEMPORAL_CLI_PATH: z.string().optional(),
@@ -53,7 +73,22 @@ export const configSchema = z.object({
   MCP_API_KEY: z.string().min(1).optional(),
 });
 
-export type Config = z.infer<typeof configSchema>;
+/** How to reach Temporal beyond its address: what Connection and NativeConnection take alike. */
+export interface TemporalConnectionSettings {
+  apiKey?: string;
+  /** TLS settings; `true` for TLS with the system's roots (an API key alone implies it). */
+  tls?: TLSConfig | boolean;
+  /** Extra gRPC headers (TEMPORAL_GRPC_META_* or a profile's grpc_meta). */
+  metadata?: Record<string, string>;
+}
+
+export type Config = Omit<z.infer<typeof configSchema>, 'TEMPORAL_ADDRESS' | 'TEMPORAL_NAMESPACE'> & {
+  /** Resolved: environment, then the Temporal profile, then 127.0.0.1:7233. */
+  TEMPORAL_ADDRESS: string;
+  /** Resolved: environment, then the Temporal profile, then `default`. */
+  TEMPORAL_NAMESPACE: string;
+  temporalConnection: TemporalConnectionSettings;
+};
 
 /** A configuration problem, reported as one line naming the variable. */
 export class ConfigError extends Error {
@@ -73,7 +108,47 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const key = String(first?.path[0] ?? 'config');
     throw new ConfigError(`invalid ${key}=${JSON.stringify(env[key] ?? '')}: ${first?.message ?? 'invalid value'}`);
   }
-  return parsed.data;
+  return { ...parsed.data, ...temporalSettings(env) };
+}
+
+/** Variables envconfig reads: Temporal's own, and those that locate the default profile file. */
+function envconfigVariables(env: Record<string, string | undefined>): Record<string, string> {
+  const wanted = (key: string) => key.startsWith('TEMPORAL_') || ['HOME', 'XDG_CONFIG_HOME', 'APPDATA'].includes(key);
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => wanted(entry[0]) && entry[1] !== undefined && entry[1] !== ''),
+  );
+}
+
+/**
+ * Resolves the Temporal connection the way Temporal's own tools do (@temporalio/envconfig): the
+ * profile TEMPORAL_PROFILE (or `default`) of the TOML file TEMPORAL_CONFIG_FILE (or
+ * ~/.config/temporalio/temporal.toml), overridden by TEMPORAL_* variables.
+ */
+function temporalSettings(env: Record<string, string | undefined>): Pick<Config, 'TEMPORAL_ADDRESS' | 'TEMPORAL_NAMESPACE' | 'temporalConnection'> {
+  let resolved: ReturnType<typeof loadClientConnectConfig>;
+  try {
+    resolved = loadClientConnectConfig({ overrideEnvVars: envconfigVariables(env) });
+  } catch (err) {
+    const file = env.TEMPORAL_CONFIG_FILE ? `TEMPORAL_CONFIG_FILE=${env.TEMPORAL_CONFIG_FILE}, ` : '';
+    const profile = env.TEMPORAL_PROFILE ? `TEMPORAL_PROFILE=${env.TEMPORAL_PROFILE}, ` : '';
+    throw new ConfigError(`invalid Temporal connection settings (${file}${profile}TEMPORAL_TLS_*): ${firstLine(err)}`);
+  }
+  const { address, apiKey, tls, metadata } = resolved.connectionOptions;
+  const checked = temporalAddress.safeParse(address ?? DEFAULT_TEMPORAL_ADDRESS);
+  if (!checked.success) throw new ConfigError(`invalid Temporal address ${JSON.stringify(address)} from the Temporal profile: must be host:port`);
+  return {
+    TEMPORAL_ADDRESS: checked.data,
+    TEMPORAL_NAMESPACE: resolved.namespace ?? 'default',
+    temporalConnection: {
+      ...(apiKey !== undefined && { apiKey }),
+      ...(tls !== undefined && tls !== null && { tls }),
+      ...(metadata !== undefined && Object.keys(metadata).length > 0 && { metadata: metadata as Record<string, string> }),
+    },
+  };
+}
+
+function firstLine(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).split('\n')[0]!;
 }
 
 /** The Temporal Web UI address for this config. */

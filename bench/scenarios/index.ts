@@ -3,6 +3,7 @@ import type { Scenario } from '../lib/scenario';
 import { consoleLayout } from './console-layout';
 import { consolidation } from './consolidation';
 import { eagerVsLevels } from './eager-vs-levels';
+import { horizontalWorkers } from './horizontal-workers';
 import { interpretationOverhead } from './interpretation-overhead';
 import { metricsContention } from './metrics-contention';
 import { parallelEfficiency } from './parallel-efficiency';
@@ -16,6 +17,7 @@ export const SCENARIOS: readonly Scenario[] = [
   parallelEfficiency,
   eagerVsLevels,
   throughput,
+  horizontalWorkers,
   consolidation,
   retrieval,
   selection,

@@ -12,7 +12,7 @@ import { buildOpenApi } from './openapi';
 import { registerConsole } from './console/routes';
 import { DomainError } from '../domain/errors';
 import { formatPath } from '../domain/graph';
-import { MAX_JSON_DEPTH, tooDeepPath } from '../domain/json-depth';
+import { jsonProblem } from '../domain/json-limits';
 
 export interface ApiOptions {
   logger?: boolean;
@@ -45,13 +45,13 @@ export async function buildApi(services: Services, options: ApiOptions = {}): Pr
   app.setNotFoundHandler((request, reply) => {
     void reply.status(404).send(errorBody('not_found', `no route ${request.method} ${request.url.split('?')[0]}`));
   });
-  // Recursive code downstream (serializers, Postgres' jsonb parser) overflows on deep nesting.
+  // Every body is checked once, before any route sees it: nesting that would overflow recursive
+  // code downstream, and text or numbers Postgres could not store as given (json-limits.ts).
   app.addHook('preValidation', async (request) => {
-    const deep = tooDeepPath(request.body);
-    if (!deep) return;
-    const field = formatPath(['body', ...deep]);
-    const message = `nested deeper than ${MAX_JSON_DEPTH} levels`;
-    throw new DomainError('bad_request', `invalid body: ${field}: ${message}`, { fields: [{ field, message }] });
+    const problem = jsonProblem(request.body);
+    if (!problem) return;
+    const field = formatPath(['body', ...problem.path]);
+    throw new DomainError('bad_request', `invalid body: ${field}: ${problem.message}`, { fields: [{ field, message: problem.message }] });
   });
   app.addHook('onRequest', async (request) => {
     request.principal = ANONYMOUS;

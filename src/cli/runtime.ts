@@ -3,12 +3,12 @@
  * embedded dev server when nothing answers locally), with one-line errors naming the setting.
  */
 import { resolve } from 'node:path';
-import { Connection } from '@temporalio/client';
 import { loadConfig, type Config } from '../config';
 import { prepareDatabase } from '../db/client';
 import { DomainError } from '../domain/errors';
 import { findTemporalCli } from '../temporal/cli-binary';
 import { startDevServer, type DevServer } from '../temporal/dev-server';
+import { connectTemporal } from '../temporal/connection';
 
 /** Parses the environment; a bad value exits with one line naming the variable. */
 export function configFromEnv(): Config {
@@ -30,15 +30,21 @@ export function redactUrl(url: string): string {
   return u.toString();
 }
 
-async function temporalAnswers(address: string): Promise<boolean> {
+/** Undefined when Temporal answers with the configured connection settings; else why not, in one line. */
+async function temporalProblem(config: Config): Promise<DomainError | undefined> {
   try {
-    const connection = await Connection.connect({ address, connectTimeout: 1_500 });
-    await connection.workflowService.getSystemInfo({});
-    await connection.close();
-    return true;
-  } catch {
-    return false;
+    await (await connectTemporal(config, { connectTimeoutMs: 1_500 })).close();
+    return undefined;
+  } catch (err) {
+    return err instanceof DomainError ? err : new DomainError('unavailable', String(err));
   }
+}
+
+/** A dev server may stand in only for a plain local address with no credentials configured. */
+function devServerMayStart(config: Config): boolean {
+  const host = config.TEMPORAL_ADDRESS.split(':')[0];
+  const { tls, apiKey } = config.temporalConnection;
+  return (host === '127.0.0.1' || host === 'localhost') && (tls === undefined || tls === false) && apiKey === undefined;
 }
 
 /**
@@ -46,14 +52,13 @@ async function temporalAnswers(address: string): Promise<boolean> {
  * starts the dev server (persisting to DATA_DIR) on that port with the Web UI.
  */
 export async function ensureTemporal(config: Config, log: (line: string) => void): Promise<DevServer | undefined> {
-  if (await temporalAnswers(config.TEMPORAL_ADDRESS)) {
+  const problem = await temporalProblem(config);
+  if (!problem) {
     log(`Temporal: using the server at ${config.TEMPORAL_ADDRESS}`);
     return undefined;
   }
-  const [host, port] = config.TEMPORAL_ADDRESS.split(':');
-  if (host !== '127.0.0.1' && host !== 'localhost') {
-    throw new DomainError('unavailable', `cannot reach Temporal at TEMPORAL_ADDRESS=${config.TEMPORAL_ADDRESS}`);
-  }
+  if (!devServerMayStart(config)) throw problem;
+  const port = config.TEMPORAL_ADDRESS.split(':')[1];
   const cliPath = findTemporalCli(config.TEMPORAL_CLI_PATH);
   if (!cliPath) {
     throw new DomainError('unavailable', 'no Temporal CLI found: run `node scripts/setup.mjs` or set TEMPORAL_CLI_PATH');
@@ -68,9 +73,8 @@ export async function ensureTemporal(config: Config, log: (line: string) => void
   });
 }
 
-/** Connects to Temporal or fails naming TEMPORAL_ADDRESS. */
+/** Connects to Temporal or fails with one line naming the setting to check. */
 export async function requireTemporal(config: Config): Promise<void> {
-  if (!(await temporalAnswers(config.TEMPORAL_ADDRESS))) {
-    throw new DomainError('unavailable', `cannot reach Temporal at TEMPORAL_ADDRESS=${config.TEMPORAL_ADDRESS}`);
-  }
+  const problem = await temporalProblem(config);
+  if (problem) throw problem;
 }

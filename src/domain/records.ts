@@ -3,7 +3,7 @@
  * TypeScript types used by the API, the stores and the workflows.
  */
 import { z } from 'zod';
-import { MAX_JSON_DEPTH, tooDeepPath } from './json-depth';
+import { MAX_JSON_DEPTH, textProblem, tooDeepPath, unstorablePath } from './json-limits';
 
 export const SENSITIVITIES = ['public', 'low', 'medium', 'high', 'hyper'] as const;
 export const sensitivitySchema = z.enum(SENSITIVITIES);
@@ -37,6 +37,21 @@ const boundedJson = z.unknown().superRefine((value, ctx) => {
   if (path) ctx.addIssue({ code: 'custom', path: path as Array<string | number>, message: `nested deeper than ${MAX_JSON_DEPTH} levels` });
 });
 const jsonObject = z.record(z.string(), boundedJson);
+
+/**
+ * Refuses, naming the field, any string or number in a value that Postgres could not store as
+ * given (NUL, lone surrogates, numbers beyond double range; see json-limits.ts).
+ */
+function storable(value: unknown, ctx: z.RefinementCtx): void {
+  const problem = unstorablePath(value);
+  if (problem) ctx.addIssue({ code: 'custom', path: problem.path as Array<string | number>, message: problem.message });
+}
+
+/** Text that can be stored as given. */
+export const storableText = z.string().superRefine((value, ctx) => {
+  const message = textProblem(value);
+  if (message) ctx.addIssue({ code: 'custom', message });
+});
 /** A point in time on the wire: ISO-8601 text or epoch milliseconds. */
 const instant = z.union([z.iso.datetime({ offset: true }), z.number().nonnegative()]);
 
@@ -61,7 +76,7 @@ export const episodicPayloadSchema = z.object({
   tool_graph: z.array(toolNodeSchema).default([]),
   outcome: z.enum(['success', 'failure', 'partial']),
   environment: jsonObject.optional(),
-});
+}).superRefine(storable);
 export type EpisodicPayload = z.infer<typeof episodicPayloadSchema>;
 export type ToolNode = z.infer<typeof toolNodeSchema>;
 
@@ -137,7 +152,7 @@ export const planGraphPayloadSchema = z.object({
   nodes: z.array(planNodeSchema).min(1),
   edges: z.array(planEdgeSchema).default([]),
   metrics: planMetricsSchema.default({ execution_count: 0, failure_rate: 0, avg_latency_ms: 0, last_executed_at: null }),
-});
+}).superRefine(storable);
 export type PlanGraphPayload = z.infer<typeof planGraphPayloadSchema>;
 export type PlanGraphPayloadInput = z.input<typeof planGraphPayloadSchema>;
 
@@ -156,7 +171,7 @@ export const competencePayloadSchema = z.object({
     last_used_at: z.string().nullable(),
   }),
   version: z.string().default('1'),
-});
+}).superRefine(storable);
 export type CompetencePayload = z.infer<typeof competencePayloadSchema>;
 
 export const payloadSchema = z.discriminatedUnion('kind', [
@@ -171,8 +186,8 @@ export const recordEnvelopeSchema = z.object({
   sensitivity: sensitivitySchema.default('low'),
   confidence: z.number().min(0).max(1).default(0.5),
   salience: z.number().min(0).default(0),
-  scope: z.string().default(''),
-  tags: z.array(z.string()).default([]),
+  scope: storableText.default(''),
+  tags: z.array(storableText).default([]),
 });
 
 export const newEpisodeSchema = recordEnvelopeSchema.extend({ payload: episodicPayloadSchema });

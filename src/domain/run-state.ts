@@ -16,6 +16,7 @@ export const NODE_ERROR_TYPES = {
   invalidParams: 'invalid_params',
   unknownOp: 'unknown_op',
   outputTooLarge: 'output_too_large',
+  outputNotJson: 'output_not_json',
   invalidPlan: 'invalid_plan',
   invalidInputs: 'invalid_inputs',
   runFailed: 'plan_run_failed',

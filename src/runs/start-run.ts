@@ -8,7 +8,7 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 import { inputProblems } from './run-inputs';
 import { DEFAULT_RUN_INPUT_LIMIT_BYTES } from '../config';
 import { formatPath, validatePlanGraph } from '../domain/graph';
-import { tooDeepPath } from '../domain/json-depth';
+import { jsonProblem } from '../domain/json-limits';
 import type { MemoryRecord, PlanGraphPayload, TrustContext } from '../domain/records';
 import type { planExecutorWorkflow } from '../../workflows/plan-executor';
 import { DomainError } from '../domain/errors';
@@ -49,8 +49,11 @@ export function runWorkflowId(plan: PlanGraphPayload): string {
  * anything starts, naming the field.
  */
 function assertInputsFit(inputs: Record<string, unknown>, limitBytes: number): void {
-  const deep = tooDeepPath(inputs);
-  if (deep) throw new DomainError('invalid_inputs', `run inputs are nested too deeply at ${formatPath(['inputs', ...deep])}`, { field: 'inputs', path: formatPath(deep) });
+  const problem = jsonProblem(inputs);
+  if (problem) {
+    const where = formatPath(['inputs', ...problem.path]);
+    throw new DomainError('invalid_inputs', `run inputs: ${where}: ${problem.message}`, { field: 'inputs', path: formatPath(problem.path) });
+  }
   const size = Buffer.byteLength(JSON.stringify(inputs));
   if (size > limitBytes) {
     throw new DomainError('payload_too_large', `run inputs are ${size} bytes; the limit is ${limitBytes} (RUN_INPUT_LIMIT_BYTES)`, {

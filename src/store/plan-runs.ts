@@ -5,6 +5,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { RunOutcome } from '../domain/run-state';
+import { fromJsonb, toJsonbText } from './jsonb-text';
 
 export interface RunStart {
   plan_record_id: string;
@@ -62,7 +63,7 @@ export function createRunStore(db: Db) {
           WITH closed AS (
             UPDATE plan_runs
                SET status = ${outcome.status}, finished_at = ${outcome.finished_at},
-                   latency_ms = ${outcome.latency_ms}, error = ${outcome.error ? JSON.stringify(outcome.error) : null}::jsonb
+                   latency_ms = ${outcome.latency_ms}, error = ${outcome.error ? toJsonbText(outcome.error) : null}::jsonb
              WHERE workflow_id = ${outcome.workflow_id} AND run_id = ${outcome.run_id} AND finished_at IS NULL
          RETURNING plan_id, status, latency_ms, finished_at
           )
@@ -95,7 +96,9 @@ export function createRunStore(db: Db) {
       const result = await db.execute<Record<string, unknown>>(sql`
         SELECT workflow_id, run_id, plan_id, plan_revision, status, started_at, finished_at, latency_ms, error
           FROM plan_runs WHERE workflow_id = ${workflowId} ORDER BY started_at DESC LIMIT 1`);
-      return result.rows[0];
+      const row = result.rows[0];
+      if (row) row.error = fromJsonb(row.error);
+      return row;
     },
   };
 }

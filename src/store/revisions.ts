@@ -19,6 +19,7 @@ import {
   sensitivityRank,
   SENSITIVITIES,
   sensitivitySchema,
+  storableText,
   type MemoryRecord,
   type PlanGraphPayload,
   type Relation,
@@ -35,14 +36,14 @@ import { createRecordStore, embeddingText, recordValues } from './records';
 export const MIXED_SCOPE = 'consolidated:mixed-scope';
 
 const expectedRevision = z.number().int().min(1);
-const reason = z.string().max(2000).optional();
+const reason = storableText.max(2000).optional();
 /** Envelope fields a revision may set; unset ones are inherited from the source plan(s). */
 const overrides = {
   sensitivity: sensitivitySchema.optional(),
   confidence: z.number().min(0).max(1).optional(),
   salience: z.number().min(0).optional(),
-  scope: z.string().optional(),
-  tags: z.array(z.string()).optional(),
+  scope: storableText.optional(),
+  tags: z.array(storableText).optional(),
 };
 
 export const authorPlanSchema = recordEnvelopeSchema.extend({ payload: z.unknown(), reason });
@@ -50,7 +51,7 @@ export const supersedeSchema = z.object({ expected_revision: expectedRevision, p
 export const forkSchema = supersedeSchema;
 export const contestSchema = z.object({
   expected_revision: expectedRevision,
-  reason: z.string().min(1).max(2000),
+  reason: storableText.min(1).max(2000),
   /** A record (e.g. a failed episode or a rival plan) that contests this plan. */
   evidence_id: z.uuid().optional(),
 });

@@ -2,8 +2,7 @@
  * The plangraph worker: executor and consolidation workflows plus every activity, wired from
  * their dependencies in one place.
  */
-import type { NativeConnection} from '@temporalio/worker';
-import { Worker, type WorkerOptions } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Worker, type RuntimeOptions, type WorkerOptions } from '@temporalio/worker';
 import { createOpActivities } from '../../activities/op-activities';
 import { createConsolidationActivities } from '../../activities/consolidation-activities';
 import { createReconcileActivities } from '../../activities/reconcile-activities';
@@ -14,6 +13,7 @@ import { createEmbedder } from '../embeddings/embedder';
 import type { OpRegistry } from '../ops/registry';
 import { WORKFLOW_CODE } from '../package-files';
 import { createRunStore } from '../store/plan-runs';
+import { connectFailure, temporalConnectionOptions, type TemporalTarget } from './connection';
 
 export interface WorkerDeps {
   config: Config;
@@ -36,6 +36,29 @@ export function createActivities(deps: Pick<WorkerDeps, 'config' | 'db' | 'regis
   };
 }
 
+/**
+ * Options for the process-wide Temporal runtime: its log level and, with WORKER_METRICS_ADDRESS,
+ * a Prometheus endpoint for the SDK's worker metrics. Activity metrics carry the op as
+ * `activity_type`, so `temporal_activity_execution_latency` is node latency by op.
+ */
+export function workerRuntimeOptions(config: Pick<Config, 'LOG_LEVEL' | 'WORKER_METRICS_ADDRESS'>): RuntimeOptions {
+  return {
+    logger: new DefaultLogger(config.LOG_LEVEL === 'debug' ? 'DEBUG' : 'WARN'),
+    ...(config.WORKER_METRICS_ADDRESS && {
+      telemetryOptions: { metrics: { prometheus: { bindAddress: config.WORKER_METRICS_ADDRESS, countersTotalSuffix: true, unitSuffix: true } } },
+    }),
+  };
+}
+
+/** The worker's native connection with the configured address, API key and TLS; one line on failure. */
+export async function connectWorker(target: Omit<TemporalTarget, 'TEMPORAL_NAMESPACE'>): Promise<NativeConnection> {
+  try {
+    return await NativeConnection.connect(temporalConnectionOptions(target));
+  } catch (err) {
+    throw await connectFailure(target, err);
+  }
+}
+
 /** Creates (does not run) a worker on the configured task queue. */
 export async function createWorker(deps: WorkerDeps): Promise<Worker> {
   return Worker.create({
@@ -45,6 +68,9 @@ export async function createWorker(deps: WorkerDeps): Promise<Worker> {
     ...(deps.workflowBundlePath ? { workflowBundle: { codePath: deps.workflowBundlePath } } : WORKFLOW_CODE),
     activities: createActivities(deps),
     maxConcurrentActivityTaskExecutions: 200,
+    // Drain on shutdown: the SDK's default of 0 cancels running activities at once, so a deploy
+    // would fail (and retry elsewhere) every node in flight.
+    shutdownGraceTime: deps.config.WORKER_SHUTDOWN_GRACE_MS,
     ...deps.extra,
   });
 }

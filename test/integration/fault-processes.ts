@@ -61,6 +61,6 @@ export function spawnProgramReady(
 }
 
 /** A worker process on the given task queue, with the test ops and the prebuilt workflow bundle. */
-export function spawnWorker(env: { DATABASE_URL: string; TEMPORAL_ADDRESS: string; TEMPORAL_TASK_QUEUE: string; OPS_MODULES: string }): Promise<ChildHandle> {
+export function spawnWorker(env: { DATABASE_URL: string; TEMPORAL_ADDRESS: string; TEMPORAL_TASK_QUEUE: string; OPS_MODULES: string } & Record<string, string>): Promise<ChildHandle> {
   return spawnReady(['test/fixtures/worker-process.ts', inject('workflowBundlePath')], env, /worker-ready/);
 }

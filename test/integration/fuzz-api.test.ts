@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { allPaths, type Json, type Path } from '../json-paths';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH } from '../../src/domain/json-depth';
+import { MAX_JSON_DEPTH } from '../../src/domain/json-limits';
 import { createApiTestContext, errorOf, type ApiTestContext } from './api-harness';
 import { uid } from './harness';
 

@@ -10,6 +10,7 @@ import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../src/config';
 import { createDb, type Db } from '../../src/db/client';
 import { loadOpRegistry } from '../../src/ops/registry';
+import { temporalConnectionOptions } from '../../src/temporal/connection';
 import { createWorker } from '../../src/temporal/worker';
 
 export const TEST_OPS_MODULE = resolve(import.meta.dirname, '../fixtures/test-ops.ts');
@@ -47,8 +48,8 @@ export async function createTestContext(overrides: Record<string, string> = {}):
     ...overrides,
   });
   const db = createDb(config.DATABASE_URL);
-  const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
-  const nativeConnection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+  const connection = await Connection.connect(temporalConnectionOptions(config));
+  const nativeConnection = await NativeConnection.connect(temporalConnectionOptions(config));
   const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
   const ctx: TestContext = {
     config,

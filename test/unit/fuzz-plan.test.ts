@@ -8,7 +8,7 @@ import { allPaths, type Json, type Path } from '../json-paths';
 import { describe, expect, it } from 'vitest';
 import { formatPath, parsePlanGraph, PLAN_ERROR_CODES, type PlanParseResult } from '../../src/domain/graph';
 import { evaluateExpression, MAX_GUARD_DEPTH } from '../../src/domain/guards';
-import { MAX_JSON_DEPTH } from '../../src/domain/json-depth';
+import { MAX_JSON_DEPTH } from '../../src/domain/json-limits';
 
 
 /** A valid plan: a DAG over n nodes (edges only go forward), with templates and guards. */

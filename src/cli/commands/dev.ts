@@ -2,19 +2,19 @@
  * `plangraph dev | worker | api | migrate`: the long-running processes.
  */
 import type { Command } from 'commander';
-import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { Runtime, type NativeConnection, type Worker } from '@temporalio/worker';
 import type { FastifyInstance } from 'fastify';
 import { buildApi } from '../../api/server';
 import { temporalUiUrl, type Config } from '../../config';
 import { createServices, type Services } from '../../services';
-import { createWorker } from '../../temporal/worker';
+import { connectWorker, createWorker, workerRuntimeOptions } from '../../temporal/worker';
 import { startBackgroundJobs } from '../../background';
 import { configFromEnv, ensureTemporal, migrateOrFail, requireTemporal } from '../runtime';
 
 const log = (line: string) => console.log(`[plangraph] ${line}`);
 
 async function startWorker(services: Services): Promise<{ worker: Worker; running: Promise<void>; connection: NativeConnection }> {
-  const connection = await NativeConnection.connect({ address: services.config.TEMPORAL_ADDRESS });
+  const connection = await connectWorker(services.config);
   const worker = await createWorker({ config: services.config, db: services.db, registry: services.registry, connection });
   const running = worker.run();
   log(`worker: polling task queue "${services.config.TEMPORAL_TASK_QUEUE}" with ops ${[...services.registry.keys()].sort().join(', ')}`);
@@ -37,7 +37,8 @@ function untilSignal(): Promise<string> {
 }
 
 async function runProcesses(config: Config, parts: { worker: boolean; api: boolean; devServer: boolean }): Promise<void> {
-  installRuntime(config);
+  // The runtime serves worker metrics only where a worker runs.
+  Runtime.install(workerRuntimeOptions(parts.worker ? config : { ...config, WORKER_METRICS_ADDRESS: undefined }));
   const devServer = parts.devServer ? await ensureTemporal(config, log) : (await requireTemporal(config), undefined);
   try {
     await runUntilSignal(config, parts);
@@ -45,12 +46,6 @@ async function runProcesses(config: Config, parts: { worker: boolean; api: boole
     // Never leave an orphan dev server behind, whether we stop cleanly or fail starting.
     await devServer?.stop();
   }
-}
-
-/** Routes the SDK's logs through its default logger at a level that keeps dev output readable. */
-function installRuntime(config: Config): void {
-  const level = config.LOG_LEVEL === 'debug' ? 'DEBUG' : 'WARN';
-  Runtime.install({ logger: new DefaultLogger(level) });
 }
 
 async function runUntilSignal(config: Config, parts: { worker: boolean; api: boolean; devServer: boolean }): Promise<void> {
