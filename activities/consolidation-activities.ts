@@ -19,7 +19,7 @@ export interface PageHeartbeat {
 }
 
 /** Creates the consolidation activities over their dependencies. */
-export function createConsolidationActivities(deps: { db: Db; embedder?: Embedder }) {
+export function createConsolidationActivities(deps: { db: Db; embedder?: Embedder; generalise?: boolean }) {
   const plans = createPlanConsolidator(deps);
   const competences = createCompetenceConsolidator(deps);
   const passes = createPassStore(deps.db);

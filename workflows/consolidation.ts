@@ -32,7 +32,7 @@ export interface ConsolidationInput {
   counted?: PlanCounts;
 }
 
-const NOTHING: PlanCounts = { scanned: 0, eligible: 0, created: 0, linked: 0, skipped: 0, invalid: 0 };
+const NOTHING: PlanCounts = { scanned: 0, eligible: 0, created: 0, linked: 0, skipped: 0, invalid: 0, revised: 0 };
 
 function add(a: PlanCounts, b: PlanCounts): PlanCounts {
   return {
@@ -42,6 +42,8 @@ function add(a: PlanCounts, b: PlanCounts): PlanCounts {
     linked: a.linked + b.linked,
     skipped: a.skipped + b.skipped,
     invalid: a.invalid + b.invalid,
+    // Absent from page results recorded before plans were revised by consolidation.
+    revised: (a.revised ?? 0) + (b.revised ?? 0),
   };
 }
 

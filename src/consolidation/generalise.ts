@@ -78,12 +78,14 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
   };
 
   const unify = (mine: unknown, theirs: unknown, path: JsonPath): unknown => {
-    if (theirs === undefined || JSON.stringify(mine) === JSON.stringify(theirs)) return mine;
+    if (theirs === undefined) return mine;
+    // Before the equality test: two inputs of the same name still pool their examples.
     const mineInput = inputRefName(mine);
     if (mineInput) {
       inputs.addExamples(mineInput, observed(theirs));
       return mine;
     }
+    if (isScalar(mine) && mine === theirs) return mine;
     if (isTemplate(mine)) return mine;
     if (isScalar(mine)) {
       const values = observed(theirs);

@@ -92,14 +92,16 @@ describe('plan graph consolidation', () => {
     expect(planOf(plan!).metrics).toMatchObject({ execution_count: 1, failure_rate: 1 });
   });
 
-  it('writes the embedding of the plan text', async () => {
+  it('writes the embedding of the plan text: intent, description and task phrasings', async () => {
     const intent = uid('embed');
-    const [id] = await store([episode(intent, chain3(uid('t')))]);
+    const task = `Fetch the ${uid('feed')} feed and store it`;
+    const [id] = await store([episode(intent, chain3(uid('t')), { summaries: [task] })]);
     await pass();
     const [plan] = await plansFrom([id!]);
+    expect(planOf(plan!)).toMatchObject({ description: task, examples: [task] });
     const row = await ctx.db.execute<{ embedding: string }>(sql`SELECT embedding::text AS embedding FROM memory_records WHERE id = ${plan!.id}`);
     const stored = JSON.parse(row.rows[0]!.embedding) as number[];
-    const expected = hashEmbed(intent);
+    const expected = hashEmbed(`${intent}\n${task}\n${task}`);
     const cosine = stored.reduce((sum, v, i) => sum + v * expected[i]!, 0);
     expect(cosine).toBeCloseTo(1, 5);
   });

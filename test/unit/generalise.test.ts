@@ -130,6 +130,14 @@ describe('anti-unification of twins', () => {
     expect(merged.nodes[1]!.params.url).toBe('{{inputs.url_2}}');
   });
 
+  it('pools the examples of inputs both twins took from their task text', () => {
+    const a = planFromEpisode(setupEpisode('https://git.example/acme/api', 'main'), 'p', NOW);
+    const b = planFromEpisode(setupEpisode('https://git.example/acme/web', 'main'), 'q', NOW);
+    expect(antiUnify(a, b).inputs_schema).toMatchObject({
+      properties: { url: { examples: ['https://git.example/acme/api', 'https://git.example/acme/web'] }, branch: { examples: ['main'] } },
+    });
+  });
+
   it('merges examples, distinct, at most twenty', () => {
     let plan = planFromEpisode(setupEpisode('https://git.example/acme/r0', 'main'), 'p', NOW);
     for (let i = 1; i < 30; i++) plan = antiUnify(plan, planFromEpisode(setupEpisode(`https://git.example/acme/r${i % 25}`, 'main'), 'q', NOW));
