@@ -18,6 +18,7 @@ export function formatPass(result: ConsolidationResult): string {
     `eligible ${result.eligible}`,
     `created ${result.created}`,
     `linked ${result.linked}`,
+    `revised ${result.revised}`,
     `skipped ${result.skipped}`,
     `invalid ${result.invalid}`,
     `competences created ${result.competences_created}`,
