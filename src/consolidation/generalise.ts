@@ -6,7 +6,7 @@
 import type { EpisodicPayload, PlanGraphPayload } from '../domain/records';
 import { canonicalNames } from '../domain/structure';
 import { inputRef, inputRefName, InputSet, keyHint } from './input-schema';
-import { isTemplate, isTraceable, leaves, withLeaf, type JsonPath } from './json-leaves';
+import { canonicalJson, isTemplate, isTraceable, leaves, withLeaf, type JsonPath } from './json-leaves';
 
 /** Most task phrasings a plan keeps as `examples`. */
 export const MAX_PLAN_EXAMPLES = 20;
@@ -128,5 +128,5 @@ export function mergeExamples(a: readonly string[] | undefined, b: readonly stri
  */
 export function generalisationKey(plan: Pick<PlanGraphPayload, 'nodes' | 'inputs_schema'>): string {
   const properties = (plan.inputs_schema as { properties?: Record<string, unknown> }).properties ?? {};
-  return JSON.stringify([plan.nodes.map((n) => [n.id, n.params]), Object.keys(properties).sort()]);
+  return canonicalJson([plan.nodes.map((n) => [n.id, n.params]), Object.keys(properties).sort()]);
 }

@@ -137,4 +137,28 @@ describe('learning a reusable plan', () => {
     expect(plan.payload.edges.every((e) => e.kind === 'control')).toBe(true);
     expect(plan.payload.inputs_schema).toEqual({});
   });
+
+  it('regeneralizes stored literal plans into new revisions, idempotently, counted in the pass report', async () => {
+    const intent = uid('backfill');
+    const urls = [uid('acme/old-a'), uid('acme/old-b')].map((r) => `https://git.example/${r}`);
+    const ids = await createEpisodeStore(ctx.db).insertMany([setupEpisode(intent, urls[0]!, 'main', 20), setupEpisode(intent, urls[1]!, 'main', 22)]);
+    await ctx.withWorker(() => runConsolidationOnce(ctx.client, ctx.config, { pageSize: 50 }), { CONSOLIDATION_GENERALISE: false });
+    const literal = await activePlanOf(ids);
+    expect(literal.payload.inputs_schema).toEqual({});
+
+    const report = await ctx.withWorker(() => runConsolidationOnce(ctx.client, ctx.config, { pageSize: 50, regeneralize: true }));
+    expect(report.revised).toBeGreaterThanOrEqual(1);
+    const plan = await activePlanOf(ids);
+    expect(plan.id).not.toBe(literal.id);
+    expect(plan.payload.version).toBe('2');
+    expect(Object.keys(properties(plan.payload)).sort()).toEqual(['branch', 'node', 'url']);
+    expect(plan.payload.edges.filter((e) => e.kind === 'data')).toHaveLength(2);
+    expect(plan.payload.metrics.execution_count).toBe(2);
+    expect((await records().get(literal.id))!.status).toBe('superseded');
+
+    // Run again: every plan is already learned by these rules.
+    const again = await ctx.withWorker(() => runConsolidationOnce(ctx.client, ctx.config, { pageSize: 50, regeneralize: true }));
+    expect(again.revised).toBe(0);
+    expect((await activePlanOf(ids)).id).toBe(plan.id);
+  });
 });
