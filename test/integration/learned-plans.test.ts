@@ -161,4 +161,24 @@ describe('learning a reusable plan', () => {
     expect(again.revised).toBe(0);
     expect((await activePlanOf(ids)).id).toBe(plan.id);
   });
+
+  it('keeps one active plan with exact counters when racing passes link and revise twins', async () => {
+    const intent = uid('race_twins');
+    const ids = await createEpisodeStore(ctx.db).insertMany(
+      Array.from({ length: 30 }, (_, i) => setupEpisode(intent, `https://git.example/${uid('acme/r')}`, i % 2 ? 'main' : 'develop', 12 + (i % 5))),
+    );
+    await ctx.withWorker(() =>
+      Promise.all([
+        runConsolidationOnce(ctx.client, ctx.config, { pageSize: 4 }),
+        runConsolidationOnce(ctx.client, ctx.config, { pageSize: 7 }),
+      ]),
+    );
+    const plan = await activePlanOf(ids);
+    expect(plan.payload.metrics.execution_count).toBe(30);
+    expect(plan.payload.nodes[1]!.params.node).toBe('{{inputs.node}}');
+    const sources = await ctx.db.execute(sql`SELECT episode_id FROM consolidated_sources WHERE kind = 'plan' AND record_id = ${plan.id}::uuid`);
+    expect(sources.rows).toHaveLength(30);
+    const active = await ctx.db.execute(sql`SELECT id FROM memory_records WHERE type = 'plan_graph' AND status = 'active' AND label = ${intent}`);
+    expect(active.rows).toHaveLength(1);
+  });
 });
