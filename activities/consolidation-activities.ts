@@ -8,6 +8,7 @@ import { createCompetenceConsolidator } from '../src/consolidation/competence-co
 import { createPassStore, type PassRecord } from '../src/consolidation/pass-store';
 import { createPlanConsolidator, type PagePhase } from '../src/consolidation/plan-consolidator';
 import type { CompetenceCounts, PlanPageInput, PlanPageResult } from '../src/consolidation/result';
+import { createRegeneralizer, type RegeneralizePageInput, type RegeneralizePageResult } from '../src/consolidation/regeneralize';
 import type { Db } from '../src/db/client';
 import type { Embedder } from '../src/embeddings/embedder';
 
@@ -19,10 +20,11 @@ export interface PageHeartbeat {
 }
 
 /** Creates the consolidation activities over their dependencies. */
-export function createConsolidationActivities(deps: { db: Db; embedder?: Embedder }) {
+export function createConsolidationActivities(deps: { db: Db; embedder?: Embedder; generalise?: boolean }) {
   const plans = createPlanConsolidator(deps);
   const competences = createCompetenceConsolidator(deps);
   const passes = createPassStore(deps.db);
+  const regeneralizer = createRegeneralizer(deps);
   return {
     /** Consolidates the page after `input.after`; returns its counts and the next cursor. */
     async consolidatePlanPage(input: PlanPageInput): Promise<PlanPageResult> {
@@ -33,6 +35,12 @@ export function createConsolidationActivities(deps: { db: Db; embedder?: Embedde
       const result = await plans.consolidatePage(input, (phase) => context.heartbeat({ phase, input } satisfies PageHeartbeat));
       context.heartbeat({ phase: 'committed', input, result } satisfies PageHeartbeat);
       return result;
+    },
+
+    /** Re-learns one page of stored plans from their episodes (each plan its own transaction, so a retry skips the done ones). */
+    async regeneralizePlanPage(input: RegeneralizePageInput): Promise<RegeneralizePageResult> {
+      Context.current().heartbeat({ phase: 'started', input });
+      return regeneralizer.regeneralizePage(input);
     },
 
     /** Creates or reinforces skills from pending successful episodes (one transaction, so a retry redoes it whole). */

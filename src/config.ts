@@ -64,6 +64,8 @@ export const configSchema = z.object({
   CONSOLIDATION_CRON: z.string().default('0 * * * *'),
   CONSOLIDATION_MODE: z.enum(['cron', 'schedule']).default('cron'),
   CONSOLIDATION_PAGE_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
+  /** Learned plans get data edges and run inputs (off: each plan replays its first episode's literals). */
+  CONSOLIDATION_GENERALISE: z.stringbool().default(true),
   EMBEDDER: z.enum(['semantic', 'hash', 'openai', 'none']).default('semantic'),
   EMBEDDING_URL: z.url().default('https://api.openai.com/v1/embeddings'),
   EMBEDDING_MODEL: z.string().default('text-embedding-3-small'),

@@ -11,7 +11,7 @@ import type { ConsolidationResult, EpisodeCursor, PlanCounts } from '../src/cons
 type ConsolidationActivities = ReturnType<typeof createConsolidationActivities>;
 
 // Postgres being down for a while must delay a pass, not fail it: retry without a cap.
-const { consolidatePlanPage, consolidateCompetences, recordConsolidationPass } = proxyActivities<ConsolidationActivities>({
+const { consolidatePlanPage, regeneralizePlanPage, consolidateCompetences, recordConsolidationPass } = proxyActivities<ConsolidationActivities>({
   startToCloseTimeout: '10m',
   heartbeatTimeout: '1m',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
@@ -30,9 +30,11 @@ export interface ConsolidationInput {
   /** Set by continue-as-new: where the previous run stopped and what it had counted. */
   after?: EpisodeCursor | null;
   counted?: PlanCounts;
+  /** Also re-learn the stored consolidated plans from their episodes (`consolidate --regeneralize`). */
+  regeneralize?: boolean;
 }
 
-const NOTHING: PlanCounts = { scanned: 0, eligible: 0, created: 0, linked: 0, skipped: 0, invalid: 0 };
+const NOTHING: PlanCounts = { scanned: 0, eligible: 0, created: 0, linked: 0, skipped: 0, invalid: 0, revised: 0 };
 
 function add(a: PlanCounts, b: PlanCounts): PlanCounts {
   return {
@@ -42,6 +44,8 @@ function add(a: PlanCounts, b: PlanCounts): PlanCounts {
     linked: a.linked + b.linked,
     skipped: a.skipped + b.skipped,
     invalid: a.invalid + b.invalid,
+    // Absent from page results recorded before plans were revised by consolidation.
+    revised: (a.revised ?? 0) + (b.revised ?? 0),
   };
 }
 
@@ -56,9 +60,19 @@ export async function consolidationWorkflow(input: ConsolidationInput): Promise<
     after = page.next;
     // A pass over millions of episodes must not outgrow one run's history.
     if (after && workflowInfo().continueAsNewSuggested) {
-      await continueAsNew<typeof consolidationWorkflow>({ page_size: pageSize, after, counted });
+      await continueAsNew<typeof consolidationWorkflow>({ page_size: pageSize, after, counted, regeneralize: input.regeneralize });
     }
   } while (after);
+
+  // Only passes asked for it run this, so histories of other passes replay unchanged.
+  if (input.regeneralize) {
+    let from: string | null = null;
+    do {
+      const page: { revised: number; next: string | null } = await regeneralizePlanPage({ after: from, page_size: pageSize });
+      counted = { ...counted, revised: (counted.revised ?? 0) + page.revised };
+      from = page.next;
+    } while (from);
+  }
 
   const competences = await consolidateCompetences();
   // Added after histories were recorded: patched() keeps those replaying without this step.

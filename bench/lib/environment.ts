@@ -36,7 +36,8 @@ export interface BenchEnv {
   /** The workflow bundle the bench workers run (also for replaying histories). */
   bundlePath: string;
   /** Runs a worker (bench bundle, all activities) on a fresh task queue while `fn` runs. */
-  withWorker<T>(fn: (taskQueue: string) => Promise<T>, options?: Partial<WorkerOptions>): Promise<T>;
+  /** Runs `fn` beside a worker on its own task queue, optionally with some settings changed. */
+  withWorker<T>(fn: (taskQueue: string) => Promise<T>, options?: Partial<WorkerOptions>, settings?: Partial<Config>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -91,9 +92,9 @@ export async function startBenchEnv(base: Config, log: (line: string) => void): 
       cliPath,
       serverPid: server.process.pid ?? 0,
       bundlePath,
-      async withWorker(fn, options = {}) {
+      async withWorker(fn, options = {}, settings = {}) {
         const taskQueue = uid('bench');
-        const worker = await createWorker({ config, db, registry, connection: nativeConnection, workflowBundlePath: bundlePath, taskQueue, extra: options });
+        const worker = await createWorker({ config: { ...config, ...settings }, db, registry, connection: nativeConnection, workflowBundlePath: bundlePath, taskQueue, extra: options });
         return worker.runUntil(() => fn(taskQueue));
       },
       close,

@@ -4,6 +4,8 @@
  */
 import { validatePlanGraph, type PlanIssue } from '../domain/graph';
 import type { EpisodicPayload, PlanEdge, PlanGraphPayload, PlanNode } from '../domain/records';
+import { taskInputs } from './generalise';
+import { traceDataFlow } from './provenance';
 
 /** Fewest tool nodes an episode needs to become a plan: single calls and pairs are not worth one. */
 export const MIN_TOOL_NODES = 3;
@@ -11,7 +13,10 @@ export const PLAN_CONFIDENCE = 0.7;
 export const PLAN_TAGS = ['consolidated', 'auto-plangraph'] as const;
 export const UNKNOWN_INTENT = 'unknown';
 
-type EpisodeShape = Pick<EpisodicPayload, 'timeline' | 'tool_graph' | 'outcome'>;
+type EpisodeShape = Pick<EpisodicPayload, 'timeline' | 'tool_graph' | 'outcome' | 'environment'>;
+
+/** Event kinds whose summary states the task in the agent's or its user's words. */
+const TASK_EVENT = /user|goal|task|request|prompt|instruction/i;
 
 /** The first non-empty `event_kind` of the timeline, else "unknown". */
 export function inferIntent(episode: Pick<EpisodicPayload, 'timeline'>): string {
@@ -20,6 +25,22 @@ export function inferIntent(episode: Pick<EpisodicPayload, 'timeline'>): string 
     if (kind) return kind;
   }
   return UNKNOWN_INTENT;
+}
+
+/** The task as stated: the first non-empty summary of a user/goal event, else undefined. */
+export function taskSummary(episode: Pick<EpisodicPayload, 'timeline'>): string | undefined {
+  for (const event of episode.timeline) {
+    const summary = event.summary?.trim();
+    if (summary && TASK_EVENT.test(event.event_kind)) return summary.slice(0, 2000);
+  }
+  return undefined;
+}
+
+/** A sentence naming the ops in order, for plans whose episode never stated its task. */
+export function opsSentence(ops: readonly string[]): string {
+  const distinct = [...new Set(ops)];
+  const list = distinct.length > 1 ? `${distinct.slice(0, -1).join(', ')} then ${distinct.at(-1)}` : (distinct[0] ?? '');
+  return `Runs ${list}.`.slice(0, 2000);
 }
 
 function instantMs(value: string | number): number {
@@ -48,21 +69,34 @@ export function executionSample(episode: EpisodeShape): ExecutionSample {
   return { successes: failed ? 0 : 1, failures: failed ? 1 : 0, latency_ms: timelineSpanMs(episode) };
 }
 
+/** How an episode becomes a plan: with generalisation (the default) or as a literal replay. */
+export interface ConversionOptions {
+  /** Trace data edges and task inputs (see provenance.ts, generalise.ts); off replays literals. */
+  generalise?: boolean;
+}
+
 /**
  * The plan an episode becomes: tool node → plan node (id, tool → op, args → params), each
- * `depends_on` entry → a control edge dep → node (a repeated entry once), metrics of one run.
+ * `depends_on` entry → a control edge dep → node (a repeated entry once), metrics of one run,
+ * the task summary as description and example. Generalised, args carrying an earlier result
+ * become references over data edges and args the task states become inputs.
  */
-export function planFromEpisode(episode: EpisodeShape, planId: string, now: string): PlanGraphPayload {
-  const nodes: PlanNode[] = episode.tool_graph.map((t) => ({ id: t.id, op: t.tool, params: t.args, guards: {} }));
-  const edges: PlanEdge[] = episode.tool_graph.flatMap((t) =>
-    [...new Set(t.depends_on)].map((dep): PlanEdge => ({ from: dep, to: t.id, kind: 'control' })),
-  );
+export function planFromEpisode(episode: EpisodeShape, planId: string, now: string, options: ConversionOptions = {}): PlanGraphPayload {
+  const generalise = options.generalise ?? true;
+  const flow = generalise ? traceDataFlow(episode.tool_graph) : undefined;
+  const nodes: PlanNode[] = episode.tool_graph.map((t) => ({ id: t.id, op: t.tool, params: flow?.params.get(t.id) ?? t.args, guards: {} }));
+  const edges: PlanEdge[] =
+    flow?.edges ??
+    episode.tool_graph.flatMap((t) => [...new Set(t.depends_on)].map((dep): PlanEdge => ({ from: dep, to: t.id, kind: 'control' })));
   const sample = executionSample(episode);
-  return {
+  const task = taskSummary(episode);
+  const plan: PlanGraphPayload = {
     kind: 'plan_graph',
     plan_id: planId,
     version: '1',
     intent: inferIntent(episode),
+    description: task ?? opsSentence(nodes.map((n) => n.op)),
+    ...(task ? { examples: [task] } : {}),
     constraints: { failure_policy: 'fail_fast' },
     inputs_schema: {},
     outputs_schema: {},
@@ -70,6 +104,7 @@ export function planFromEpisode(episode: EpisodeShape, planId: string, now: stri
     edges,
     metrics: { execution_count: 1, failure_rate: sample.failures, avg_latency_ms: sample.latency_ms ?? 0, last_executed_at: now },
   };
+  return generalise ? taskInputs(plan, episode) : plan;
 }
 
 /**

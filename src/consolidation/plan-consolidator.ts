@@ -12,6 +12,8 @@ import type { Queryable } from '../store/records';
 import type { Embedder } from '../embeddings/embedder';
 import { sensitivityRank, type EpisodicPayload, type PlanGraphPayload, type Sensitivity } from '../domain/records';
 import { structureKey } from '../domain/structure';
+import { antiUnify, generalisationKey, mergeExamples } from './generalise';
+import { CONSOLIDATION_ACTOR, reviseLearnedPlans, type PlanRevision } from './plan-revision';
 import { ACCUMULATE_PLAN_STATS } from '../store/plan-runs';
 import { embeddingText } from '../store/records';
 import {
@@ -25,7 +27,7 @@ import {
 } from './episode-to-plan';
 import type { EpisodeCursor, PlanPageInput, PlanPageResult } from './result';
 
-export const CONSOLIDATION_ACTOR = 'consolidation';
+export { CONSOLIDATION_ACTOR };
 
 interface PageRow extends Record<string, unknown> {
   id: string;
@@ -53,9 +55,29 @@ export type PagePhase = 'fetched' | 'prepared';
 
 const ACTIVE_PLAN = sql`type = 'plan_graph' AND status = 'active' AND structure_key IS NOT NULL`;
 
-/** Creates the plan consolidator over a database and an optional embedder. */
-export function createPlanConsolidator(deps: { db: Db; embedder?: Embedder }) {
+/** An active plan locked for the rest of a page's transaction. */
+interface LockedPlan extends PlanRevision, Record<string, unknown> {
+  structure_key: string;
+}
+
+/**
+ * One plan standing for twins first seen together: generalised, their anti-unification;
+ * otherwise the first one, with every twin's task phrasing among its examples.
+ */
+function foldTwins(plans: readonly PlanGraphPayload[], generalise: boolean): PlanGraphPayload {
+  const [first, ...rest] = plans;
+  if (generalise) return rest.reduce(antiUnify, first!);
+  return { ...first!, examples: rest.reduce((examples, p) => mergeExamples(examples, p.examples), first!.examples) };
+}
+
+/**
+ * Creates the plan consolidator over a database and an optional embedder. With `generalise`
+ * (the default) plans get data edges and inputs, and a plan whose newly linked twins change its
+ * generalisation gets a new revision; without it, each plan replays its first episode's literals.
+ */
+export function createPlanConsolidator(deps: { db: Db; embedder?: Embedder; generalise?: boolean }) {
   const { db, embedder } = deps;
+  const generalise = deps.generalise ?? true;
 
   async function fetchPage(input: PlanPageInput): Promise<PageRow[]> {
     const after = input.after ? sql`AND (r.created_at, r.id) > (${input.after.created_at}::timestamptz, ${input.after.id}::uuid)` : sql``;
@@ -75,7 +97,9 @@ export function createPlanConsolidator(deps: { db: Db; embedder?: Embedder }) {
 
   /** New plan rows for the structures no active plan has yet, embedded in one call. */
   async function newPlanRows(groups: Map<string, Candidate[]>, existing: Map<string, string>, now: string) {
-    const firsts = [...groups.entries()].filter(([key]) => !existing.has(key)).map(([, members]) => members[0]!);
+    const firsts = [...groups.entries()]
+      .filter(([key]) => !existing.has(key))
+      .map(([, members]) => ({ ...members[0]!, plan: foldTwins(members.map((m) => m.plan), generalise) }));
     const embeddings = embedder && firsts.length > 0 ? await embedder.embed(firsts.map((c) => embeddingText(c.plan))) : [];
     return firsts.map((c, i) => {
       const id = randomUUID();
@@ -105,13 +129,13 @@ export function createPlanConsolidator(deps: { db: Db; embedder?: Embedder }) {
       const last = rows.at(-1);
       const next: EpisodeCursor | null = rows.length === input.page_size && last ? { created_at: last.created_at, id: last.id } : null;
       const eligible = rows.filter((r) => r.eligible).length;
-      const result: PlanPageResult = { scanned: rows.length, eligible, created: 0, linked: 0, skipped: eligible, invalid: 0, next };
+      const result: PlanPageResult = { scanned: rows.length, eligible, created: 0, linked: 0, skipped: eligible, invalid: 0, revised: 0, next };
 
       const now = new Date().toISOString();
       const groups = new Map<string, Candidate[]>();
       for (const row of rows) {
         if (!row.payload) continue;
-        const plan = planFromEpisode(row.payload, row.id, now);
+        const plan = planFromEpisode(row.payload, row.id, now, { generalise });
         if (convertedPlanIssues(plan).length > 0) {
           result.invalid += 1;
           continue;
@@ -143,9 +167,12 @@ export function createPlanConsolidator(deps: { db: Db; embedder?: Embedder }) {
             ON CONFLICT (structure_key) WHERE ${ACTIVE_PLAN} DO NOTHING
             RETURNING id, structure_key`)
         ).rows;
-        const planByKey = new Map(existing);
+        const planByKey = new Map(generalise ? [] : existing);
         for (const row of inserted) planByKey.set(row.structure_key, row.id);
-        // A structure a concurrent pass stored meanwhile: its plan is visible once that pass commits.
+        // Generalising, the existing plans are locked (their twins may revise them) and read as
+        // they are now; a structure a concurrent pass stored meanwhile is visible once it commits.
+        const locked = generalise ? await lockActivePlans(tx, [...groups.keys()].filter((key) => !planByKey.has(key))) : [];
+        for (const plan of locked) planByKey.set(plan.structure_key, plan.id);
         const lost = fresh.map((f) => f.structure_key).filter((key) => !planByKey.has(key));
         for (const [key, id] of await activePlans(tx, lost)) planByKey.set(key, id);
 
@@ -167,10 +194,11 @@ export function createPlanConsolidator(deps: { db: Db; embedder?: Embedder }) {
               ${ACCUMULATE_PLAN_STATS}
             )
             SELECT episode_id FROM claimed`)
-        ).rows.length;
+        ).rows;
+        const revised = (await reviseLearnedPlans(tx, revisions(locked, groups, new Set(claimed.map((c) => c.episode_id))), { embedder, reason: 'newly linked twins changed the generalisation' })).length;
 
         const newIds = inserted.map((r) => r.id);
-        if (newIds.length === 0) return { claimed, created: 0 };
+        if (newIds.length === 0) return { claimed: claimed.length, created: 0, revised };
         // A new plan none of whose episodes this pass could claim (another pass got them all)
         // must not survive; the others get their audit entry.
         const created = (
@@ -188,15 +216,48 @@ export function createPlanConsolidator(deps: { db: Db; embedder?: Embedder }) {
              GROUP BY c.record_id
             RETURNING record_id`)
         ).rows.length;
-        return { claimed, created };
+        return { claimed: claimed.length, created, revised };
       });
 
       result.created = outcome.created;
+      result.revised = outcome.revised;
       result.linked = outcome.claimed - outcome.created;
       result.skipped = eligible - result.invalid - outcome.claimed;
       return result;
     },
   };
+}
+
+/**
+ * Locks the active plans with these structure keys, in key order (so concurrent passes cannot
+ * deadlock), and reads them as committed now. A plan superseded while this waited for its lock
+ * drops out; its successor is looked up and locked by the next round.
+ */
+async function lockActivePlans(q: Pick<Queryable, 'execute'>, keys: string[]): Promise<LockedPlan[]> {
+  const found: LockedPlan[] = [];
+  let missing = keys;
+  for (let round = 0; round < 3 && missing.length > 0; round++) {
+    const rows = (
+      await q.execute<LockedPlan>(sql`
+        SELECT id, revision, payload, structure_key FROM memory_records
+         WHERE ${ACTIVE_PLAN} AND structure_key = ANY(${sql.param(missing)}::text[])
+         ORDER BY structure_key FOR UPDATE`)
+    ).rows.filter((row) => row.structure_key !== null);
+    found.push(...rows);
+    const got = new Set(rows.map((r) => r.structure_key));
+    missing = missing.filter((key) => !got.has(key));
+  }
+  return found;
+}
+
+/** The locked plans whose generalisation changes once their newly claimed twins are folded in. */
+function revisions(locked: readonly LockedPlan[], groups: Map<string, Candidate[]>, claimed: ReadonlySet<string>): PlanRevision[] {
+  return locked.flatMap((plan) => {
+    const twins = (groups.get(plan.structure_key) ?? []).filter((c) => claimed.has(c.episode_id)).map((c) => c.plan);
+    if (twins.length === 0) return [];
+    const folded = foldTwins([plan.payload, ...twins], true);
+    return generalisationKey(folded) === generalisationKey(plan.payload) ? [] : [{ id: plan.id, revision: plan.revision, payload: folded }];
+  });
 }
 
 /** Active plans by structure key. */

@@ -17,6 +17,8 @@ export const planCountsSchema = z.object({
   skipped: z.number().int(),
   /** Eligible episodes skipped because their tool graph is not a runnable plan (e.g. a cycle). */
   invalid: z.number().int(),
+  /** Plans given a new revision: newly linked twins changed what they generalise (or --regeneralize). */
+  revised: z.number().int().default(0),
 });
 export type PlanCounts = z.infer<typeof planCountsSchema>;
 

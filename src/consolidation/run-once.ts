@@ -46,16 +46,16 @@ async function assertWorkerPolling(client: Client, taskQueue: string): Promise<v
 export async function runConsolidationOnce(
   client: Client,
   config: Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'CONSOLIDATION_PAGE_SIZE'>,
-  options: { pageSize?: number } = {},
+  options: { pageSize?: number; regeneralize?: boolean } = {},
 ): Promise<PassReport> {
   await assertWorkerPolling(client, config.TEMPORAL_TASK_QUEUE);
   const workflowId = `${CONSOLIDATION_ID}-once-${randomUUID()}`;
-  const args: Parameters<typeof consolidationWorkflow> = [{ page_size: options.pageSize ?? config.CONSOLIDATION_PAGE_SIZE }];
+  const args: Parameters<typeof consolidationWorkflow> = [{ page_size: options.pageSize ?? config.CONSOLIDATION_PAGE_SIZE, ...(options.regeneralize ? { regeneralize: true } : {}) }];
   const result = await client.workflow.execute<typeof consolidationWorkflow>('consolidationWorkflow', {
     workflowId,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     args,
-    staticSummary: 'consolidation pass on demand',
+    staticSummary: options.regeneralize ? 'consolidation pass on demand, regeneralizing stored plans' : 'consolidation pass on demand',
   });
   return { workflow_id: workflowId, ...result };
 }

@@ -31,7 +31,7 @@ export function createActivities(deps: Pick<WorkerDeps, 'config' | 'db' | 'regis
   return {
     ...createOpActivities(deps.registry, { outputLimitBytes: deps.config.NODE_OUTPUT_LIMIT_BYTES }),
     ...createRunActivities({ runs: createRunStore(deps.db), registry: deps.registry }),
-    ...createConsolidationActivities({ db: deps.db, embedder: createEmbedder(deps.config) }),
+    ...createConsolidationActivities({ db: deps.db, embedder: createEmbedder(deps.config), generalise: deps.config.CONSOLIDATION_GENERALISE }),
     ...createReconcileActivities({ runs: createRunStore(deps.db) }),
   };
 }

@@ -92,11 +92,13 @@ describe('plan graph consolidation', () => {
     expect(planOf(plan!).metrics).toMatchObject({ execution_count: 1, failure_rate: 1 });
   });
 
-  it('writes the embedding of the plan document', async () => {
+  it('writes the embedding of the plan document: intent, description and task phrasings', async () => {
     const intent = uid('embed');
-    const [id] = await store([episode(intent, chain3(uid('t')))]);
+    const task = `Fetch the ${uid('feed')} feed and store it`;
+    const [id] = await store([episode(intent, chain3(uid('t')), { summaries: [task] })]);
     await pass();
     const [plan] = await plansFrom([id!]);
+    expect(planOf(plan!)).toMatchObject({ description: task, examples: [task] });
     const row = await ctx.db.execute<{ embedding: string }>(sql`SELECT embedding::text AS embedding FROM memory_records WHERE id = ${plan!.id}`);
     const stored = JSON.parse(row.rows[0]!.embedding) as number[];
     const [expected] = (await createEmbedder(ctx.config)!.embed([embeddingText(plan!.payload)])) as [number[]];

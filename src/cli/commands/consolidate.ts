@@ -1,6 +1,6 @@
 /**
- * `plangraph consolidate [--now | --schedule]`: one pass now, the cron workflow (or Schedule)
- * kept running, or, without a flag, what is scheduled.
+ * `plangraph consolidate [--now | --regeneralize | --schedule]`: one pass now (optionally re-learning
+ * stored plans), the cron workflow (or Schedule) kept running, or, without a flag, what is scheduled.
  */
 import type { Command } from 'commander';
 import type { Client } from '@temporalio/client';
@@ -18,6 +18,7 @@ export function formatPass(result: ConsolidationResult): string {
     `eligible ${result.eligible}`,
     `created ${result.created}`,
     `linked ${result.linked}`,
+    `revised ${result.revised}`,
     `skipped ${result.skipped}`,
     `invalid ${result.invalid}`,
     `competences created ${result.competences_created}`,
@@ -40,9 +41,10 @@ export function registerConsolidateCommand(program: Command): void {
     .command('consolidate')
     .description('Turn episodes into plan graphs and competences: --now runs a pass, --schedule keeps the cron workflow running')
     .option('--now', 'run one pass now and print its counts (needs a running worker)')
+    .option('--regeneralize', 'run one pass now that also re-learns stored consolidated plans from their episodes (new revisions)')
     .option('--schedule', 'start the cron workflow (or Schedule, CONSOLIDATION_MODE=schedule) unless it exists')
     .option('--json', 'print JSON')
-    .action(async (options: { now?: boolean; schedule?: boolean; json?: boolean }) => {
+    .action(async (options: { now?: boolean; regeneralize?: boolean; schedule?: boolean; json?: boolean }) => {
       const config = configFromEnv();
       const print = (value: unknown, text: string) => console.log(options.json ? JSON.stringify(value, null, 2) : text);
       await withClient(config, async (client) => {
@@ -50,11 +52,11 @@ export function registerConsolidateCommand(program: Command): void {
           const ensured = await ensureConsolidationSchedule(client, config);
           print(ensured, ensured.message);
         }
-        if (options.now) {
-          const report = await runConsolidationOnce(client, config);
+        if (options.now || options.regeneralize) {
+          const report = await runConsolidationOnce(client, config, { regeneralize: options.regeneralize });
           print(report, `${report.workflow_id}: ${formatPass(report)}`);
         }
-        if (!options.now && !options.schedule) {
+        if (!options.now && !options.regeneralize && !options.schedule) {
           const state = await describeConsolidationSchedule(client, config);
           print(state ?? null, state ? `consolidation ${state.mode} "${state.id}" runs on cron "${state.cron}"` : 'consolidation is not scheduled (plangraph consolidate --schedule)');
         }

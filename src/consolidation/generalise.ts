@@ -1,0 +1,132 @@
+/**
+ * Generalising a learned plan: literals that come from the task become run inputs, and a plan
+ * learned from several structural twins keeps as constants only the args they agree on
+ * (anti-unification); every arg they disagree on becomes an input.
+ */
+import type { EpisodicPayload, PlanGraphPayload } from '../domain/records';
+import { canonicalNames } from '../domain/structure';
+import { inputRef, inputRefName, InputSet, keyHint } from './input-schema';
+import { canonicalJson, isTemplate, isTraceable, leaves, withLeaf, type JsonPath } from './json-leaves';
+
+/** Most task phrasings a plan keeps as `examples`. */
+export const MAX_PLAN_EXAMPLES = 20;
+
+type Params = Record<string, unknown>;
+type TaskShape = Pick<EpisodicPayload, 'timeline' | 'environment'>;
+
+/**
+ * Turns every literal arg whose value the task itself states (inside a timeline summary, or as
+ * a value of `environment`) into a run input named after the arg key. The same value in several
+ * places becomes one input.
+ */
+export function taskInputs(plan: PlanGraphPayload, episode: TaskShape): PlanGraphPayload {
+  const summaries = episode.timeline.map((e) => e.summary ?? '').filter(Boolean).join('\n');
+  const environment = new Set(leaves(episode.environment ?? {}).map((l) => `${typeof l.value}:${l.value}`));
+  if (!summaries && environment.size === 0) return plan;
+  const stated = (value: string | number) =>
+    environment.has(`${typeof value}:${value}`) ||
+    (typeof value === 'string' ? summaries.includes(value) : new RegExp(`(^|[^\\d.])${String(value).replace('.', '\\.')}($|[^\\d.])`).test(summaries));
+
+  const inputs = InputSet.from(plan.inputs_schema);
+  const byValue = new Map<string, string>();
+  const nodes = plan.nodes.map((node) => {
+    let params: Params = node.params;
+    for (const leaf of leaves(node.params)) {
+      if (!isTraceable(leaf.value) || isTemplate(leaf.value) || !stated(leaf.value)) continue;
+      const key = `${typeof leaf.value}:${leaf.value}`;
+      const name = byValue.get(key) ?? inputs.add(keyHint(leaf.path), [leaf.value]);
+      byValue.set(key, name);
+      params = withLeaf(params, leaf.path, inputRef(name)) as Params;
+    }
+    return params === node.params ? node : { ...node, params };
+  });
+  return byValue.size === 0 ? plan : { ...plan, nodes, inputs_schema: inputs.toSchema() };
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isScalar = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
+
+/**
+ * Pairs each node of `plan` with a node of its structural twin: nodes with the same canonical
+ * name (op and neighbourhood), in node order.
+ */
+function twinNodes(plan: PlanGraphPayload, twin: PlanGraphPayload): Map<string, Params | undefined> {
+  const queues = new Map<string, Params[]>();
+  const twinNames = canonicalNames(twin);
+  for (const node of twin.nodes) {
+    const name = twinNames.get(node.id)!;
+    queues.set(name, [...(queues.get(name) ?? []), node.params]);
+  }
+  const names = canonicalNames(plan);
+  return new Map(plan.nodes.map((node) => [node.id, queues.get(names.get(node.id)!)?.shift()]));
+}
+
+/**
+ * The least general plan covering `plan` and its structural twin (same structure key): params
+ * both agree on stay; a literal that differs becomes `{{inputs.<name>}}` (one input per pair of
+ * differing values), an input of `plan` collects the twin's value as an example, and references
+ * to upstream outputs are kept. Examples of both are merged.
+ */
+export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanGraphPayload {
+  const inputs = InputSet.from(plan.inputs_schema);
+  const twinInputs = InputSet.from(twin.inputs_schema);
+  const byPair = new Map<string, string>();
+  const observed = (value: unknown): unknown[] => {
+    const name = inputRefName(value);
+    if (name) return [...twinInputs.examples(name)];
+    return isScalar(value) && !isTemplate(value) ? [value] : [];
+  };
+
+  const unify = (mine: unknown, theirs: unknown, path: JsonPath): unknown => {
+    if (theirs === undefined) return mine;
+    // Before the equality test: two inputs of the same name still pool their examples.
+    const mineInput = inputRefName(mine);
+    if (mineInput) {
+      inputs.addExamples(mineInput, observed(theirs));
+      return mine;
+    }
+    if (isScalar(mine) && mine === theirs) return mine;
+    if (isTemplate(mine)) return mine;
+    if (isScalar(mine)) {
+      const values = observed(theirs);
+      if (values.length === 0 && !inputRefName(theirs)) return mine;
+      const pair = JSON.stringify([mine, theirs]);
+      const name = byPair.get(pair) ?? inputs.add(keyHint(path), [mine, ...values]);
+      byPair.set(pair, name);
+      return inputRef(name);
+    }
+    if (Array.isArray(mine)) {
+      if (!Array.isArray(theirs) || theirs.length !== mine.length) return mine;
+      return mine.map((item, i) => unify(item, theirs[i], [...path, i]));
+    }
+    if (isPlainObject(mine) && isPlainObject(theirs)) {
+      return Object.fromEntries(Object.entries(mine).map(([key, value]) => [key, unify(value, theirs[key], [...path, key])]));
+    }
+    return mine;
+  };
+
+  const pairs = twinNodes(plan, twin);
+  const nodes = plan.nodes.map((node) => ({ ...node, params: unify(node.params, pairs.get(node.id), []) as Params }));
+  return {
+    ...plan,
+    description: plan.description ?? twin.description,
+    examples: mergeExamples(plan.examples, twin.examples),
+    nodes,
+    inputs_schema: inputs.toSchema(),
+  };
+}
+
+/** Task phrasings of both, distinct, in order, at most MAX_PLAN_EXAMPLES; undefined when none. */
+export function mergeExamples(a: readonly string[] | undefined, b: readonly string[] | undefined): string[] | undefined {
+  const merged = [...new Set([...(a ?? []), ...(b ?? [])])].slice(0, MAX_PLAN_EXAMPLES);
+  return merged.length > 0 ? merged : undefined;
+}
+
+/**
+ * What a plan's generalisation consists of: its params and the names of its inputs. Two plans
+ * with the same one run alike; examples do not count.
+ */
+export function generalisationKey(plan: Pick<PlanGraphPayload, 'nodes' | 'inputs_schema'>): string {
+  const properties = (plan.inputs_schema as { properties?: Record<string, unknown> }).properties ?? {};
+  return canonicalJson([plan.nodes.map((n) => [n.id, n.params]), Object.keys(properties).sort()]);
+}

@@ -1,0 +1,115 @@
+/**
+ * The `inputs_schema` of a learned plan: one required property per input, typed from the values
+ * observed for it and carrying them as `examples`.
+ */
+
+/** Most observed values an input keeps as examples. */
+export const MAX_INPUT_EXAMPLES = 5;
+
+type JsonType = 'string' | 'integer' | 'number' | 'boolean';
+
+interface InputProperty {
+  type?: JsonType;
+  examples: unknown[];
+}
+
+/** The JSON Schema a learned plan's inputs are written as. */
+export interface LearnedInputsSchema extends Record<string, unknown> {
+  type: 'object';
+  properties: Record<string, InputProperty>;
+  required: string[];
+}
+
+const INPUT_REF = /^\{\{\s*inputs\.([^{}.\s]+)\s*\}\}$/;
+
+/** The input a param names when it is exactly `{{inputs.<name>}}`. */
+export function inputRefName(value: unknown): string | undefined {
+  return typeof value === 'string' ? INPUT_REF.exec(value)?.[1] : undefined;
+}
+
+export const inputRef = (name: string) => `{{inputs.${name}}}`;
+
+function jsonType(values: readonly unknown[]): JsonType | undefined {
+  const types = new Set(values.map((v) => (typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'number') : typeof v)));
+  if (types.size === 2 && types.has('integer') && types.has('number')) return 'number';
+  const [only] = types;
+  return types.size === 1 && (only === 'string' || only === 'integer' || only === 'number' || only === 'boolean') ? only : undefined;
+}
+
+/** An input name from an arg key: word characters only, not starting with a digit. */
+function baseName(hint: string): string {
+  const cleaned = hint.replace(/[^A-Za-z0-9_]+/g, '_').replace(/^_+|_+$/g, '');
+  if (!cleaned) return 'input';
+  return /^\d/.test(cleaned) ? `input_${cleaned}` : cleaned;
+}
+
+/** A plan's inputs being built: names made unique, examples collected. */
+export class InputSet {
+  private readonly properties = new Map<string, unknown[]>();
+
+  /** The inputs already declared by a learned plan's schema (anything else reads as none). */
+  static from(schema: Record<string, unknown>): InputSet {
+    const set = new InputSet();
+    const properties = schema.properties;
+    if (properties && typeof properties === 'object' && !Array.isArray(properties)) {
+      for (const [name, property] of Object.entries(properties as Record<string, { examples?: unknown }>)) {
+        set.properties.set(name, Array.isArray(property?.examples) ? [...(property.examples as unknown[])] : []);
+      }
+    }
+    return set;
+  }
+
+  get size(): number {
+    return this.properties.size;
+  }
+
+  has(name: string): boolean {
+    return this.properties.has(name);
+  }
+
+  examples(name: string): readonly unknown[] {
+    return this.properties.get(name) ?? [];
+  }
+
+  /** Declares a new input named after `hint` (suffixed _2, _3… when taken); returns its name. */
+  add(hint: string, values: readonly unknown[]): string {
+    const base = baseName(hint);
+    let name = base;
+    for (let n = 2; this.properties.has(name); n++) name = `${base}_${n}`;
+    this.properties.set(name, []);
+    this.addExamples(name, values);
+    return name;
+  }
+
+  /** Adds observed values to an input's examples (distinct, at most MAX_INPUT_EXAMPLES). */
+  addExamples(name: string, values: readonly unknown[]): void {
+    const examples = this.properties.get(name);
+    if (!examples) return;
+    for (const value of values) {
+      if (examples.length >= MAX_INPUT_EXAMPLES) break;
+      if (!examples.some((e) => JSON.stringify(e) === JSON.stringify(value))) examples.push(value);
+    }
+  }
+
+  /** The schema, or `{}` when the plan takes no input. */
+  toSchema(): LearnedInputsSchema | Record<string, never> {
+    if (this.properties.size === 0) return {};
+    const names = [...this.properties.keys()].sort();
+    const properties: Record<string, InputProperty> = {};
+    for (const name of names) {
+      const examples = this.properties.get(name)!;
+      const type = jsonType(examples);
+      properties[name] = type ? { type, examples } : { examples };
+    }
+    return { type: 'object', properties, required: names };
+  }
+}
+
+/** The last object key of a path: what an input taken from there is named after. */
+export function keyHint(path: ReadonlyArray<string | number>): string {
+  for (let i = path.length - 1; i >= 0; i--) {
+    const segment = path[i];
+    if (typeof segment === 'string') return segment;
+  }
+  return 'input';
+}

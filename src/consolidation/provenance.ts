@@ -1,0 +1,194 @@
+/**
+ * Data edges from value provenance: when a tool call's argument carries a value an earlier call
+ * returned, the value flowed from that call's result, so the learned plan should pass it along
+ * (a `data` edge and a `{{nodes.<id>.output.<path>}}` reference) instead of replaying the literal.
+ */
+import type { PlanEdge, ToolNode } from '../domain/records';
+import { isRefSafeId, isRefSafePath, isTemplate, isTraceable, leaves, outputRef, withLeaf, type JsonPath } from './json-leaves';
+
+type TracedNode = Pick<ToolNode, 'id' | 'args' | 'result' | 'timestamp' | 'depends_on'>;
+
+/** The plan-side view of an episode's tool graph: params with references, and the edges. */
+export interface DataFlow {
+  /** Params per node id: the args, with traced values rewritten as references. */
+  params: Map<string, Record<string, unknown>>;
+  edges: PlanEdge[];
+}
+
+/** Where a traceable value was produced. */
+interface Producer {
+  node: number;
+  path: JsonPath;
+}
+
+const valueKey = (value: string | number) => `${typeof value}:${value}`;
+const instantMs = (t: string | number | undefined) => (t === undefined ? NaN : typeof t === 'number' ? t : Date.parse(t));
+
+/** Hop distance from each ancestor (through `depends_on`) to the node; the node itself excluded. */
+function ancestorDistances(nodes: readonly TracedNode[], index: Map<string, number>, of: number): Map<number, number> {
+  const distances = new Map<number, number>();
+  let frontier = [of];
+  for (let hops = 1; frontier.length > 0; hops++) {
+    const next: number[] = [];
+    for (const n of frontier) {
+      for (const dep of nodes[n]!.depends_on) {
+        const d = index.get(dep);
+        if (d === undefined || d === of || distances.has(d)) continue;
+        distances.set(d, hops);
+        next.push(d);
+      }
+    }
+    frontier = next;
+  }
+  return distances;
+}
+
+/** Whether `to` is reachable from `from` over the successor lists. */
+function reaches(successors: ReadonlyArray<Set<number>>, from: number, to: number): boolean {
+  const seen = new Set([from]);
+  const stack = [from];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (n === to) return true;
+    for (const s of successors[n]!) {
+      if (seen.has(s)) continue;
+      seen.add(s);
+      stack.push(s);
+    }
+  }
+  return false;
+}
+
+/**
+ * Traces values from results to later args and rewrites the args as references.
+ *
+ * A leaf of a node's args that is traceable (see `isTraceable`) and equals a leaf of another
+ * node's result is taken from that node: an ancestor through `depends_on`, else a node with an
+ * earlier `timestamp` (never one the consumer already precedes, so no cycle; never itself). A
+ * whole value becomes `{{nodes.<id>.output.<path>}}` (resolving to the JSON value, type kept);
+ * occurrences inside a longer string become interpolated references, longest match first. When
+ * several nodes produced the value, the nearest ancestor wins, then the shortest result path,
+ * then the earlier node (for time-ordered producers: the most recent one). Each producer →
+ * consumer pair gets one `data` edge, which replaces a `control` edge between the same pair.
+ */
+export function traceDataFlow(nodes: readonly TracedNode[]): DataFlow {
+  const index = new Map(nodes.map((n, i) => [n.id, i]));
+  const produced = new Map<string, Producer[]>();
+  const producedStrings: Array<Array<{ value: string; path: JsonPath }>> = nodes.map(() => []);
+  nodes.forEach((node, i) => {
+    if (node.result === undefined || !isRefSafeId(node.id)) return;
+    for (const leaf of leaves(node.result)) {
+      if (!isTraceable(leaf.value) || !isRefSafePath(leaf.path)) continue;
+      const key = valueKey(leaf.value);
+      produced.set(key, [...(produced.get(key) ?? []), { node: i, path: leaf.path }]);
+      if (typeof leaf.value === 'string') producedStrings[i]!.push({ value: leaf.value, path: leaf.path });
+    }
+  });
+
+  const successors = nodes.map(() => new Set<number>());
+  nodes.forEach((node, i) => {
+    for (const dep of node.depends_on) {
+      const d = index.get(dep);
+      if (d !== undefined && d !== i) successors[d]!.add(i);
+    }
+  });
+  const dataPairs = new Set<string>();
+  const dataEdges: PlanEdge[] = [];
+  const params = new Map<string, Record<string, unknown>>();
+
+  nodes.forEach((node, c) => {
+    let args: Record<string, unknown> = node.args;
+    params.set(node.id, args);
+    if (produced.size === 0) return;
+    const ancestors = ancestorDistances(nodes, index, c);
+    const at = instantMs(node.timestamp);
+    /** Sort key of a producer for this consumer, or undefined when it may not feed it. */
+    const rank = (p: Producer): number[] | undefined => {
+      if (p.node === c) return undefined;
+      const hops = ancestors.get(p.node);
+      if (hops !== undefined) return [0, hops, p.path.length, p.node];
+      const before = at - instantMs(nodes[p.node]!.timestamp);
+      if (!(before > 0) || reaches(successors, c, p.node)) return undefined;
+      return [1, before, p.path.length, p.node];
+    };
+    const best = (candidates: readonly Producer[]): Producer | undefined => {
+      let chosen: { p: Producer; key: number[] } | undefined;
+      for (const p of candidates) {
+        const key = rank(p);
+        if (key && (!chosen || compareRanks(key, chosen.key) < 0)) chosen = { p, key };
+      }
+      return chosen?.p;
+    };
+    const link = (p: Producer) => {
+      const pair = `${p.node}>${c}`;
+      if (dataPairs.has(pair)) return;
+      dataPairs.add(pair);
+      successors[p.node]!.add(c);
+      dataEdges.push({ from: nodes[p.node]!.id, to: node.id, kind: 'data' });
+    };
+
+    for (const leaf of leaves(node.args)) {
+      if (!isTraceable(leaf.value) || isTemplate(leaf.value)) continue;
+      const whole = best(produced.get(valueKey(leaf.value)) ?? []);
+      if (whole) {
+        link(whole);
+        args = withLeaf(args, leaf.path, outputRef(nodes[whole.node]!.id, whole.path)) as Record<string, unknown>;
+      } else if (typeof leaf.value === 'string') {
+        const rewritten = interpolate(leaf.value, producedStrings, best, link, nodes);
+        if (rewritten !== leaf.value) args = withLeaf(args, leaf.path, rewritten) as Record<string, unknown>;
+      }
+    }
+    params.set(node.id, args);
+  });
+
+  const controls = nodes.flatMap((node, c) =>
+    [...new Set(node.depends_on)]
+      .filter((dep) => !dataPairs.has(`${index.get(dep)}>${c}`))
+      .map((dep): PlanEdge => ({ from: dep, to: node.id, kind: 'control' })),
+  );
+  return { params, edges: [...controls, ...dataEdges] };
+}
+
+function compareRanks(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return 0;
+}
+
+/**
+ * Rewrites produced strings found inside a longer string as interpolated references: longest
+ * values first, each occurrence not overlapping one already taken.
+ */
+function interpolate(
+  text: string,
+  producedStrings: ReadonlyArray<ReadonlyArray<{ value: string; path: JsonPath }>>,
+  best: (candidates: readonly Producer[]) => Producer | undefined,
+  link: (p: Producer) => void,
+  nodes: readonly TracedNode[],
+): string {
+  const byValue = new Map<string, Producer[]>();
+  producedStrings.forEach((list, node) => {
+    for (const { value, path } of list) {
+      if (value.length < text.length && text.includes(value)) byValue.set(value, [...(byValue.get(value) ?? []), { node, path }]);
+    }
+  });
+  if (byValue.size === 0) return text;
+  const spans: Array<{ start: number; end: number; ref: string }> = [];
+  for (const value of [...byValue.keys()].sort((a, b) => b.length - a.length || (a < b ? -1 : 1))) {
+    const producer = best(byValue.get(value)!);
+    if (!producer) continue;
+    for (let start = text.indexOf(value); start >= 0; start = text.indexOf(value, start + 1)) {
+      const end = start + value.length;
+      if (spans.some((s) => start < s.end && s.start < end)) continue;
+      spans.push({ start, end, ref: outputRef(nodes[producer.node]!.id, producer.path) });
+      link(producer);
+    }
+  }
+  spans.sort((a, b) => a.start - b.start);
+  let out = '';
+  let from = 0;
+  for (const span of spans) {
+    out += text.slice(from, span.start) + span.ref;
+    from = span.end;
+  }
+  return out + text.slice(from);
+}

@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import { opsSentence, planFromEpisode, taskSummary } from '../../src/consolidation/episode-to-plan';
+import { antiUnify, generalisationKey, MAX_PLAN_EXAMPLES } from '../../src/consolidation/generalise';
+import { episodicPayloadSchema, type EpisodicPayload } from '../../src/domain/records';
+import { structureKey } from '../../src/domain/structure';
+import { parsePlanGraph } from '../../src/domain/graph';
+
+const NOW = '2025-01-02T00:00:00.000Z';
+
+/** One "set up a repository" job, as an agent would record it for one repository and branch. */
+function setupEpisode(repo: string, branch: string, over: Partial<EpisodicPayload> = {}): EpisodicPayload {
+  const dir = `/work/${repo.split('/').at(-1)}`;
+  return episodicPayloadSchema.parse({
+    kind: 'episodic',
+    timeline: [
+      { t: 1000, event_kind: 'setup_project' },
+      { t: 1500, event_kind: 'user_request', summary: `Set up ${repo} on branch ${branch} and run its tests` },
+      { t: 4000, event_kind: 'done' },
+    ],
+    tool_graph: [
+      { id: 'clone', tool: 'git_clone', args: { url: repo, branch, depth: 1 }, result: { dir, head: `${branch}@abc123` }, timestamp: 1000 },
+      { id: 'install', tool: 'npm_install', args: { cwd: dir }, result: { packages: 312 }, depends_on: ['clone'], timestamp: 2000 },
+      { id: 'test', tool: 'run_tests', args: { cwd: dir, reporter: 'dot', cmd: `cd ${dir} && npm test` }, depends_on: ['install'], timestamp: 3000 },
+    ],
+    outcome: 'success',
+    ...over,
+  });
+}
+
+describe('the agent’s words', () => {
+  it('keeps the intent label and takes the description and examples from the task summary', () => {
+    const plan = planFromEpisode(setupEpisode('https://git.example/acme/api', 'main'), 'p', NOW);
+    expect(plan.intent).toBe('setup_project');
+    expect(plan.description).toBe('Set up https://git.example/acme/api on branch main and run its tests');
+    expect(plan.examples).toEqual([plan.description]);
+  });
+
+  it('falls back to a sentence of op names when no user or goal event has a summary', () => {
+    const episode = setupEpisode('https://git.example/acme/api', 'main', { timeline: [{ t: 1, event_kind: 'setup_project', summary: 'step 1' }] });
+    expect(taskSummary(episode)).toBeUndefined();
+    const plan = planFromEpisode(episode, 'p', NOW);
+    expect(plan.description).toBe('Runs git_clone, npm_install then run_tests.');
+    expect(plan.examples).toBeUndefined();
+    expect(opsSentence(['a', 'a'])).toBe('Runs a.');
+  });
+});
+
+describe('inputs from the task text', () => {
+  it('turns args the task states into typed, required inputs, and results into references', () => {
+    const plan = planFromEpisode(setupEpisode('https://git.example/acme/api', 'main'), 'p', NOW);
+    expect(plan.nodes.map((n) => n.params)).toEqual([
+      { url: '{{inputs.url}}', branch: '{{inputs.branch}}', depth: 1 },
+      { cwd: '{{nodes.clone.output.dir}}' },
+      { cwd: '{{nodes.clone.output.dir}}', reporter: 'dot', cmd: 'cd {{nodes.clone.output.dir}} && npm test' },
+    ]);
+    expect(plan.inputs_schema).toEqual({
+      type: 'object',
+      properties: {
+        branch: { type: 'string', examples: ['main'] },
+        url: { type: 'string', examples: ['https://git.example/acme/api'] },
+      },
+      required: ['branch', 'url'],
+    });
+    expect(plan.edges).toEqual([
+      { from: 'install', to: 'test', kind: 'control' },
+      { from: 'clone', to: 'install', kind: 'data' },
+      { from: 'clone', to: 'test', kind: 'data' },
+    ]);
+    expect(parsePlanGraph(plan).ok).toBe(true);
+  });
+
+  it('takes values of the environment as inputs too, and replays literals when generalisation is off', () => {
+    const episode = setupEpisode('https://git.example/acme/api', 'main', {
+      timeline: [{ t: 1, event_kind: 'setup_project' }],
+      environment: { repository: 'https://git.example/acme/api' },
+    });
+    expect(planFromEpisode(episode, 'p', NOW).nodes[0]!.params).toEqual({ url: '{{inputs.url}}', branch: 'main', depth: 1 });
+    const literal = planFromEpisode(episode, 'p', NOW, { generalise: false });
+    expect(literal.nodes.map((n) => n.params)).toEqual(episode.tool_graph.map((t) => t.args));
+    expect(literal.edges.every((e) => e.kind === 'control')).toBe(true);
+    expect(literal.inputs_schema).toEqual({});
+  });
+});
+
+describe('anti-unification of twins', () => {
+  const quiet = (repo: string, branch: string, reporter: string) =>
+    setupEpisode(repo, branch, {
+      // No task text: only the comparison of twins can find the inputs.
+      timeline: [{ t: 1000, event_kind: 'setup_project' }],
+      tool_graph: setupEpisode(repo, branch).tool_graph.map((t) => (t.id === 'test' ? { ...t, args: { ...t.args, reporter } } : t)),
+    });
+
+  it('keeps agreed args, turns differing ones into inputs with examples, and keeps the structure key', () => {
+    const a = planFromEpisode(quiet('https://git.example/acme/api', 'main', 'dot'), 'p', NOW);
+    const b = planFromEpisode(quiet('https://git.example/acme/web', 'dev', 'dot'), 'q', NOW);
+    expect(structureKey(a)).toBe(structureKey(b));
+    const merged = antiUnify(a, b);
+    expect(merged.nodes.map((n) => n.params)).toEqual([
+      { url: '{{inputs.url}}', branch: '{{inputs.branch}}', depth: 1 },
+      { cwd: '{{nodes.clone.output.dir}}' },
+      { cwd: '{{nodes.clone.output.dir}}', reporter: 'dot', cmd: 'cd {{nodes.clone.output.dir}} && npm test' },
+    ]);
+    expect(merged.inputs_schema).toMatchObject({
+      properties: { url: { type: 'string', examples: ['https://git.example/acme/api', 'https://git.example/acme/web'] }, branch: { examples: ['main', 'dev'] } },
+      required: ['branch', 'url'],
+    });
+    expect(generalisationKey(merged)).not.toBe(generalisationKey(a));
+    // A third twin that agrees with the generalisation changes nothing but the examples.
+    const c = planFromEpisode(quiet('https://git.example/acme/cli', 'main', 'dot'), 'r', NOW);
+    const again = antiUnify(merged, c);
+    expect(generalisationKey(again)).toBe(generalisationKey(merged));
+    expect((again.inputs_schema as { properties: { url: { examples: string[] } } }).properties.url.examples).toHaveLength(3);
+    // One that differs in another arg adds exactly that input.
+    const d = planFromEpisode(quiet('https://git.example/acme/cli', 'main', 'spec'), 's', NOW);
+    const wider = antiUnify(again, d);
+    expect(wider.nodes[2]!.params.reporter).toBe('{{inputs.reporter}}');
+    expect(Object.keys((wider.inputs_schema as { properties: object }).properties).sort()).toEqual(['branch', 'reporter', 'url']);
+  });
+
+  it('pairs nodes by structure, not by id, and makes clashing names unique', () => {
+    const a = planFromEpisode(quiet('https://git.example/acme/api', 'main', 'dot'), 'p', NOW);
+    const renamed = quiet('https://git.example/acme/web', 'main', 'dot');
+    renamed.tool_graph = renamed.tool_graph.map((t) => ({ ...t, id: `x-${t.id}`, depends_on: t.depends_on.map((d) => `x-${d}`) })).reverse();
+    const b = planFromEpisode(renamed, 'q', NOW);
+    expect(antiUnify(a, b).nodes[0]!.params).toEqual({ url: '{{inputs.url}}', branch: 'main', depth: 1 });
+
+    const twoUrls = { ...a, nodes: a.nodes.map((n, i) => (i === 1 ? { ...n, params: { ...n.params, url: 'https://mirror.example/a' } } : n)) };
+    const otherUrls = { ...b, nodes: b.nodes.map((n) => (n.op === 'npm_install' ? { ...n, params: { ...n.params, url: 'https://mirror.example/b' } } : n)) };
+    const merged = antiUnify(twoUrls, otherUrls);
+    expect(merged.nodes[1]!.params.url).toBe('{{inputs.url_2}}');
+  });
+
+  it('pools the examples of inputs both twins took from their task text', () => {
+    const a = planFromEpisode(setupEpisode('https://git.example/acme/api', 'main'), 'p', NOW);
+    const b = planFromEpisode(setupEpisode('https://git.example/acme/web', 'main'), 'q', NOW);
+    expect(antiUnify(a, b).inputs_schema).toMatchObject({
+      properties: { url: { examples: ['https://git.example/acme/api', 'https://git.example/acme/web'] }, branch: { examples: ['main'] } },
+    });
+  });
+
+  it('merges examples, distinct, at most twenty', () => {
+    let plan = planFromEpisode(setupEpisode('https://git.example/acme/r0', 'main'), 'p', NOW);
+    for (let i = 1; i < 30; i++) plan = antiUnify(plan, planFromEpisode(setupEpisode(`https://git.example/acme/r${i % 25}`, 'main'), 'q', NOW));
+    expect(plan.examples).toHaveLength(MAX_PLAN_EXAMPLES);
+    expect(new Set(plan.examples).size).toBe(MAX_PLAN_EXAMPLES);
+  });
+});

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { traceDataFlow } from '../../src/consolidation/provenance';
+import { isTraceable } from '../../src/consolidation/json-leaves';
+
+type Node = { id: string; args?: Record<string, unknown>; result?: unknown; timestamp?: number; depends_on?: string[] };
+const trace = (nodes: Node[]) =>
+  traceDataFlow(nodes.map((n) => ({ id: n.id, args: n.args ?? {}, result: n.result, timestamp: n.timestamp, depends_on: n.depends_on ?? [] })));
+
+describe('value provenance', () => {
+  it('turns a result value used as a later arg into a data edge and a typed reference', () => {
+    const flow = trace([
+      { id: 'clone', args: { url: 'https://git.example/a.git' }, result: { path: '/tmp/a', commit: 'c0ffee42', size: 123456 } },
+      { id: 'build', args: { dir: '/tmp/a', bytes: 123456 }, depends_on: ['clone'] },
+    ]);
+    expect(flow.params.get('build')).toEqual({ dir: '{{nodes.clone.output.path}}', bytes: '{{nodes.clone.output.size}}' });
+    expect(flow.params.get('clone')).toEqual({ url: 'https://git.example/a.git' });
+    // The data edge replaces the control edge between the same pair.
+    expect(flow.edges).toEqual([{ from: 'clone', to: 'build', kind: 'data' }]);
+  });
+
+  it('finds values inside arrays and nested objects, on both sides', () => {
+    const flow = trace([
+      { id: 'list', result: { items: [{ id: 'issue-981' }, { id: 'issue-982' }] } },
+      { id: 'close', args: { targets: [{ ref: 'issue-982' }], note: 'done' }, depends_on: ['list'] },
+    ]);
+    expect(flow.params.get('close')).toEqual({ targets: [{ ref: '{{nodes.list.output.items.1.id}}' }], note: 'done' });
+    expect(flow.edges).toEqual([{ from: 'list', to: 'close', kind: 'data' }]);
+  });
+
+  it('interpolates a value found inside a longer string, longest match first', () => {
+    const flow = trace([
+      { id: 'a', result: { branch: 'feature/login', short: 'feat' } },
+      { id: 'b', args: { cmd: 'git push origin feature/login && echo feature/login' }, depends_on: ['a'] },
+    ]);
+    expect(flow.params.get('b')).toEqual({ cmd: 'git push origin {{nodes.a.output.branch}} && echo {{nodes.a.output.branch}}' });
+    expect(flow.edges).toEqual([{ from: 'a', to: 'b', kind: 'data' }]);
+  });
+
+  it('takes a value produced twice from the nearest ancestor, then the shortest path', () => {
+    const flow = trace([
+      { id: 'a', result: { id: 'job-7781' } },
+      { id: 'b', result: { deep: { id: 'job-7781' }, id: 'job-7781' }, depends_on: ['a'] },
+      { id: 'c', args: { job: 'job-7781' }, depends_on: ['b'] },
+    ]);
+    expect(flow.params.get('c')).toEqual({ job: '{{nodes.b.output.id}}' });
+    expect(flow.params.get('b')).toEqual({});
+    expect(flow.edges).toEqual([
+      { from: 'a', to: 'b', kind: 'control' },
+      { from: 'b', to: 'c', kind: 'data' },
+    ]);
+  });
+
+  it('breaks a tie between equally near producers by node order', () => {
+    const flow = trace([
+      { id: 'x', result: 'token-123' },
+      { id: 'y', result: 'token-123' },
+      { id: 'z', args: { t: 'token-123' }, depends_on: ['y', 'x'] },
+    ]);
+    expect(flow.params.get('z')).toEqual({ t: '{{nodes.x.output}}' });
+  });
+
+  it('leaves 0, 1, small integers, short strings, booleans and null alone', () => {
+    const flow = trace([
+      { id: 'a', result: { n0: 0, n1: 1, ten: 10, s: 'abc', yes: true, nil: null } },
+      { id: 'b', args: { n0: 0, n1: 1, ten: 10, s: 'abc', yes: true, nil: null }, depends_on: ['a'] },
+    ]);
+    expect(flow.params.get('b')).toEqual({ n0: 0, n1: 1, ten: 10, s: 'abc', yes: true, nil: null });
+    expect(flow.edges).toEqual([{ from: 'a', to: 'b', kind: 'control' }]);
+    expect([isTraceable(11), isTraceable(-2), isTraceable(0.5), isTraceable(-1), isTraceable('abcd')]).toEqual([true, true, true, false, true]);
+  });
+
+  it('without an ancestor, takes an earlier node by timestamp and adds a data edge', () => {
+    const flow = trace([
+      { id: 'a', result: { url: 'https://x.example/r/42' }, timestamp: 1000 },
+      { id: 'b', args: { u: 'https://x.example/r/42' }, timestamp: 2000 },
+    ]);
+    expect(flow.params.get('b')).toEqual({ u: '{{nodes.a.output.url}}' });
+    expect(flow.edges).toEqual([{ from: 'a', to: 'b', kind: 'data' }]);
+  });
+
+  it('without an ancestor or an earlier timestamp, keeps the literal', () => {
+    const flow = trace([
+      { id: 'a', result: { url: 'https://x.example/r/42' } },
+      { id: 'b', args: { u: 'https://x.example/r/42' } },
+      { id: 'c', result: { v: 'value-9' }, timestamp: 3000 },
+      { id: 'd', args: { v: 'value-9' }, timestamp: 3000 },
+    ]);
+    expect(flow.params.get('b')).toEqual({ u: 'https://x.example/r/42' });
+    expect(flow.params.get('d')).toEqual({ v: 'value-9' });
+    expect(flow.edges).toEqual([]);
+  });
+
+  it('never links a node to itself or creates a cycle', () => {
+    const flow = trace([
+      // "a" echoes its own arg; "c" is earlier by clock but downstream of "b" through depends_on.
+      { id: 'a', args: { s: 'self-value' }, result: { s: 'self-value' } },
+      { id: 'b', args: { v: 'from-c-value' }, timestamp: 2000 },
+      { id: 'c', result: { v: 'from-c-value' }, timestamp: 1000, depends_on: ['b'] },
+    ]);
+    expect(flow.params.get('a')).toEqual({ s: 'self-value' });
+    expect(flow.params.get('b')).toEqual({ v: 'from-c-value' });
+    expect(flow.edges).toEqual([{ from: 'b', to: 'c', kind: 'control' }]);
+  });
+
+  it('skips result keys a reference cannot name', () => {
+    const flow = trace([
+      { id: 'a', result: { 'a.b': 'dotted-key', ok: 'plain-key' } },
+      { id: 'b', args: { x: 'dotted-key', y: 'plain-key' }, depends_on: ['a'] },
+    ]);
+    expect(flow.params.get('b')).toEqual({ x: 'dotted-key', y: '{{nodes.a.output.ok}}' });
+  });
+});
