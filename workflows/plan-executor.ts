@@ -72,10 +72,11 @@ const now = () => new Date().toISOString();
  * replay unchanged (docs/workflow-changes.md).
  */
 const PATCHES = {
-  /** Nodes of local ops, or with `policy.execution: "local"`, run as local activities. */
-  localNodes: 'executor-local-nodes',
-  /** The run's outcome is recorded by a local activity in the final workflow task. */
-  localOutcome: 'executor-local-outcome',
+  /**
+   * Nodes of local ops, or with `policy.execution: "local"`, run as local activities, and the run's
+   * outcome is recorded by a local activity in the final workflow task. One marker for both.
+   */
+  localExecution: 'executor-local-execution',
 } as const;
 
 /** Runs a plan graph snapshot; returns every node's state and output. */
@@ -107,8 +108,8 @@ export async function planExecutorWorkflow(input: PlanRunInput): Promise<RunStat
     const lines = checked.issues.map((i) => `${i.code} at ${i.path}: ${i.message}`);
     throw ApplicationFailure.create({ type: NODE_ERROR_TYPES.invalidPlan, message: lines.join('\n'), nonRetryable: true, details: [checked.issues] });
   }
-  // Runs started on this code may run cheap nodes as local activities (see PATCHES).
-  const localNodesAllowed = patched(PATCHES.localNodes);
+  // Runs started on this code run cheap nodes and the bookkeeping as local activities (see PATCHES).
+  const localExecution = patched(PATCHES.localExecution);
   const begun = await beginRun({
     plan_record_id: input.plan.record_id,
     plan_revision: input.plan.revision,
@@ -120,7 +121,7 @@ export async function planExecutorWorkflow(input: PlanRunInput): Promise<RunStat
     ops: [...new Set(payload.nodes.filter((n) => !n.policy?.task_queue).map((n) => n.op))].sort(),
   });
   const localOps = new Set(begun?.local_ops ?? []);
-  const runLocally = (node: PlanNode) => localNodesAllowed && runsLocally(node, localOps);
+  const runLocally = (node: PlanNode) => localExecution && runsLocally(node, localOps);
 
   const failFast = (payload.constraints.failure_policy ?? 'fail_fast') === 'fail_fast';
   const maxParallel = Math.min(payload.constraints.max_parallelism ?? MAX_PARALLELISM_CAP, MAX_PARALLELISM_CAP);
@@ -230,7 +231,7 @@ export async function planExecutorWorkflow(input: PlanRunInput): Promise<RunStat
 
   const result = status();
   // A finalizer that even a cancelled run executes: metrics are counted exactly once.
-  const record = patched(PATCHES.localOutcome) ? recordRunOutcomeLocally : recordRunOutcome;
+  const record = localExecution ? recordRunOutcomeLocally : recordRunOutcome;
   await CancellationScope.nonCancellable(() =>
     record({
       plan_record_id: input.plan.record_id,
