@@ -7,11 +7,13 @@ import { Worker } from '@temporalio/worker';
 import { startPlanRun } from '../../src/runs/start-run';
 import type { BenchEnv } from '../lib/environment';
 import { profileHistory } from '../lib/history';
-import { chainShape, fanShape, storePlan, type Shape } from '../lib/plans';
+import { AS_ACTIVITIES, chainShape, fanShape, storePlan, type Shape } from '../lib/plans';
 import type { Figure, Scenario } from '../lib/scenario';
 import { BURST_WORKER_OPTIONS } from '../lib/worker-options';
 
 const SIZES = [1_000, 5_000, 10_000] as const;
+/** Local nodes cost one marker event each: far larger chains fit one history. */
+const LOCAL_SIZES = [10_000, 20_000] as const;
 /** Per attempt; a run still going after this is terminated and reported as such. */
 const TIME_BOX_MS = 180_000;
 /** A run whose history has not grown for this long is reported as stalled. */
@@ -19,10 +21,11 @@ const STALL_MS = 40_000;
 /** Temporal's defaults: the history is cut off at 51,200 events and 50 MB; 2,000 pending activities. */
 const HISTORY_EVENT_LIMIT = 51_200;
 
-const SHAPES: Record<string, (n: number) => Shape> = {
-  chain: (n) => chainShape(n),
+const SHAPES: Record<string, { sizes: readonly number[]; build: (n: number) => Shape }> = {
+  chain: { sizes: SIZES, build: (n) => chainShape(n, 'noop', {}, AS_ACTIVITIES) },
   // Source and sink plus n-2 parallel nodes; the executor caps parallelism at 1,000.
-  fan: (n) => fanShape(n - 2, { op: 'noop' }),
+  fan: { sizes: SIZES, build: (n) => fanShape(n - 2, { op: 'noop', policy: AS_ACTIVITIES }, { op: 'noop', policy: AS_ACTIVITIES }) },
+  'local chain': { sizes: LOCAL_SIZES, build: (n) => chainShape(n) },
 };
 
 interface Attempt {
@@ -33,6 +36,8 @@ interface Attempt {
   events: number;
   workflowTasks: number;
   completedNodes: number;
+  /** Peak resident memory of the bench process (worker, client and harness) during the run. */
+  peakRssMb?: number;
   /** Seconds a worker needs to replay the whole history (what every cache eviction costs). */
   replaySeconds?: number;
 }
@@ -78,7 +83,9 @@ async function outcomeOf(handle: WorkflowHandle): Promise<string> {
 }
 
 async function attempt(env: BenchEnv, taskQueue: string, shape: string, nodes: number): Promise<Attempt> {
-  const record = await storePlan(env, SHAPES[shape]!(nodes), `bench: ${shape} of ${nodes}`);
+  const record = await storePlan(env, SHAPES[shape]!.build(nodes), `bench: ${shape} of ${nodes}`);
+  let peakRss = process.memoryUsage().rss;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 500);
   const t0 = performance.now();
   let outcome: string;
   let handle: WorkflowHandle | undefined;
@@ -89,9 +96,12 @@ async function attempt(env: BenchEnv, taskQueue: string, shape: string, nodes: n
     outcome = `not started: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`;
   }
   const seconds = Math.round((performance.now() - t0) / 100) / 10;
-  const h = handle ? await profileHistory(handle) : { events: 0, workflowTasks: 0, completedActivities: 0 };
+  clearInterval(sampler);
+  const h = handle ? await profileHistory(handle) : { events: 0, workflowTasks: 0, completedActivities: 0, markers: 0 };
   const replay = handle && outcome === 'completed' ? await replaySeconds(env, handle) : undefined;
-  return { shape, nodes, outcome, seconds, events: h.events, workflowTasks: h.workflowTasks, completedNodes: h.completedActivities, replaySeconds: replay };
+  // Local nodes complete as markers, activity nodes as completed activities.
+  const completedNodes = shape.startsWith('local') ? (h.markers ?? 0) : h.completedActivities;
+  return { shape, nodes, outcome, seconds, events: h.events, workflowTasks: h.workflowTasks, completedNodes, replaySeconds: replay, peakRssMb: Math.round(peakRss / 2 ** 20) };
 }
 
 export const planSize: Scenario = {
@@ -124,7 +134,7 @@ export const planSize: Scenario = {
     await env.withWorker(async (taskQueue) => {
       for (const shape of Object.keys(SHAPES)) {
         let stopped: string | undefined;
-        for (const nodes of SIZES) {
+        for (const nodes of SHAPES[shape]!.sizes) {
           const previous = attempts.at(-1);
           const perNode = previous?.shape === shape && previous.completedNodes > 0 ? previous.events / previous.completedNodes : 0;
           const predicted = Math.round(perNode * nodes);
@@ -139,7 +149,7 @@ export const planSize: Scenario = {
             continue;
           }
           const a = await attempt(env, taskQueue, shape, nodes);
-          log(`${shape} ${nodes}: ${a.outcome} in ${a.seconds} s, ${a.events} events, ${a.workflowTasks} workflow tasks, replay ${a.replaySeconds ?? '-'} s`);
+          log(`${shape} ${nodes}: ${a.outcome} in ${a.seconds} s, ${a.events} events, ${a.workflowTasks} workflow tasks, replay ${a.replaySeconds ?? '-'} s, peak RSS ${a.peakRssMb} MB`);
           attempts.push(a);
           if (a.outcome !== 'completed') stopped = `the ${nodes}-node ${shape} did not complete`;
         }
@@ -151,7 +161,7 @@ export const planSize: Scenario = {
       figures.push({ label: `largest ${shape} completed`, value: done.length > 0 ? Math.max(...done.map((a) => a.nodes)) : 0, unit: 'nodes' });
     }
     for (const a of attempts) {
-      const detail = a.seconds === 0 ? a.outcome : `${a.outcome}; ${a.seconds} s; ${a.events.toLocaleString('en-US')} events`;
+      const detail = a.seconds === 0 ? a.outcome : `${a.outcome}; ${a.seconds} s; ${a.events.toLocaleString('en-US')} events; peak RSS ${a.peakRssMb} MB`;
       figures.push({ label: `${a.shape} of ${a.nodes.toLocaleString('en-US')}`, value: detail });
     }
     return {
