@@ -1,6 +1,7 @@
 /**
  * Scenario 8: how large a plan the executor completes. Chains and fans of 1,000 / 5,000 /
- * 10,000 `noop` nodes, each time-boxed; for each: done or not, history length, and why not.
+ * 10,000 `noop` activity nodes and chains of 10,000 / 20,000 local nodes, each time-boxed; for
+ * each: done or not, history length, peak memory, and why not.
  */
 import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
@@ -108,7 +109,8 @@ export const planSize: Scenario = {
   name: 'plan-size',
   title: 'Plan size limits',
   method:
-    `Chains (n1 → n2 → …) and fans (source → n−2 parallel nodes → sink) of ${SIZES.join(' / ')} \`noop\` nodes, one run each, ` +
+    `Chains (n1 → n2 → …) and fans (source → n−2 parallel nodes → sink) of ${SIZES.join(' / ')} \`noop\` nodes run as activities ` +
+    `(\`policy.execution: "activity"\`), and chains of ${LOCAL_SIZES.join(' / ')} \`noop\` nodes run as local nodes (the op's default), one run each, ` +
     `time-boxed at ${TIME_BOX_MS / 1000} s. Larger sizes of a shape are skipped once a smaller one failed, and not run when the events per node measured at the smaller size already put them over the history limit. Temporal's defaults bound a ` +
     `workflow at ${HISTORY_EVENT_LIMIT.toLocaleString('en-US')} history events (and 50 MB) and 2,000 pending activities; the executor caps ` +
     'parallelism at 1,000 and each node costs about 3 events (scheduled, started, completed) plus its share of workflow-task events.',
@@ -126,9 +128,10 @@ export const planSize: Scenario = {
     'its history takes about as long as the timeout). ' +
     'The same replay applies to any run whose worker restarts or evicts it: where the notes show a replay longer than 10 s ' +
     '(a chain of 5,000 already), a run that completed did so only because its worker kept it cached throughout. ' +
-    'The 2,000-pending-activity limit is never reached (the executor caps parallelism at 1,000). For plans of many thousands ' +
-    'of nodes the executor would need continue-as-new (carrying node states forward) or a longer workflow-task timeout set ' +
-    'in `startPlanRun`; neither is made here, since both change the executor.',
+    'The 2,000-pending-activity limit is never reached (the executor caps parallelism at 1,000). **Local nodes** cost one ' +
+    'marker event each and share workflow tasks, so a chain of cheap nodes fits far more nodes in one history. Plans of ' +
+    'many thousands of *activity* nodes still need the executor to partition its history (continue-as-new carrying the ' +
+    'frontier and the outputs still needed), which is not built yet.',
   async run(env, log) {
     const attempts: Attempt[] = [];
     await env.withWorker(async (taskQueue) => {
