@@ -74,8 +74,10 @@ export const throughput: Scenario = {
     'The burst is CPU-bound, and mostly not by the executor: a run of the hand-written 5-activity baseline already costs ' +
     '~100 ms of CPU (bench process and dev server together, read from /proc per batch), about 8 ms per workflow or activity ' +
     'task on this VM, so two idle cores could not run even the baseline at much more than 20 runs/s, and other tenants take ' +
-    'part of the two cores. The executor costs ~30 % more CPU per run than the baseline (the `beginRun` local activity and ' +
-    'the `recordRunOutcome` activity with their Postgres transactions, validation at start) and reaches ~0.75–1.0 × its rate. ' +
+    'part of the two cores. The executor costs ~15–40 % more CPU per run than the baseline: its two bookkeeping local ' +
+    'activities (`beginRun`, `recordRunOutcome`) with their Postgres statements, re-evaluating the zod schemas and JIT-compiling ' +
+    'the plan parse in the sandbox of every workflow, and per-node promise work; it reaches ~0.75–0.95 × the baseline\'s rate. ' +
+    'A batch that shows well under 1 run/s waited 5 minutes on one activity task that a worker took and never completed (the start-to-close timeout of the hand-written and the executor nodes alike); it happens on both sides when the machine is overloaded. ' +
     '50 runs/s on 2 cores needs ≤ 40 ms of CPU per run — less than bare Temporal costs here — so the target is out of reach ' +
     'on this machine for plangraph and hand-written Temporal code alike. The worker options above remove queueing in the ' +
     'worker (more workflow-task slots and pollers, a cache larger than the burst so nothing is replayed); they cannot remove ' +
