@@ -14,11 +14,20 @@ export interface BeginRunInput extends RunStart {
   ops: string[];
 }
 
+/** What the worker tells the run before it starts: which of its ops are cheap enough to run locally. */
+export interface BeginRunResult {
+  local_ops: string[];
+}
+
 /** Creates the run-bracketing activities over their dependencies. */
 export function createRunActivities(deps: { runs: Pick<RunStore, 'openRun' | 'closeRun'>; registry: OpRegistry }) {
   return {
-    /** Refuses bad inputs or unknown ops before any node runs, then opens the run row. */
-    async beginRun(input: BeginRunInput): Promise<void> {
+    /**
+     * Refuses bad inputs or unknown ops before any node runs, opens the run row, and answers which
+     * of the run's ops declare themselves local (recorded in the history, so replay never asks the
+     * registry again).
+     */
+    async beginRun(input: BeginRunInput): Promise<BeginRunResult> {
       const problems = inputProblems(input.inputs_schema, input.inputs);
       if (problems.length > 0) {
         throw ApplicationFailure.create({
@@ -37,6 +46,7 @@ export function createRunActivities(deps: { runs: Pick<RunStore, 'openRun' | 'cl
         });
       }
       await deps.runs.openRun(input);
+      return { local_ops: input.ops.filter((op) => deps.registry.get(op)?.local === true) };
     },
 
     /** Closes the run and counts it in the plan's metrics, exactly once however often retried. */

@@ -126,6 +126,22 @@ const SCENARIOS: Scenario[] = [
     ],
     edges: [{ from: 'flaky', to: 'after', kind: 'data' }],
   }),
+  planScenario('local-nodes', {
+    intent: 'history: local nodes beside activities',
+    nodes: [
+      echo('load', { user: { name: 'ada' } }),
+      { id: 'pick', op: 'json_pick', params: { from: '{{nodes.load.output.user}}', fields: { who: 'name' } } },
+      { id: 'flaky_local', op: 'flaky', params: { fail_times: 1 }, policy: { execution: 'local', retry: { maximum_attempts: 3, initial_interval: '100ms' } } },
+      { id: 'remote', op: 'echo', params: {}, policy: { execution: 'activity' } },
+      { id: 'merge', op: 'json_merge', params: {} },
+    ],
+    edges: [
+      { from: 'load', to: 'pick', kind: 'data' },
+      { from: 'pick', to: 'merge', kind: 'data' },
+      { from: 'flaky_local', to: 'merge', kind: 'data' },
+      { from: 'remote', to: 'merge', kind: 'data' },
+    ],
+  }),
   planScenario(
     'cancellation',
     {

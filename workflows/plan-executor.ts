@@ -4,21 +4,21 @@
  * predecessors are terminal (not level by level), up to `max_parallelism` at once.
  */
 import {
-  ActivityCancellationType,
   ActivityFailure,
   ApplicationFailure,
   CancellationScope,
   condition,
   isCancellation,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
   sleep,
   workflowInfo,
-  type ActivityOptions,
 } from '@temporalio/workflow';
 import type { createRunActivities } from '../activities/run-activities';
 import { parsePlanGraph } from '../src/domain/graph';
+import { runsLocally } from '../src/domain/node-execution';
 import type { PlanNode } from '../src/domain/records';
 import { resolveTemplates } from '../src/domain/refs';
 import {
@@ -31,6 +31,7 @@ import {
   type RunState,
   type RunStatus,
 } from '../src/domain/run-state';
+import { activityOptions, localActivityOptions } from './node-options';
 import { PlanRun } from './plan-run';
 
 type RunActivities = ReturnType<typeof createRunActivities>;
@@ -40,37 +41,18 @@ const { beginRun } = proxyLocalActivities<RunActivities>({
   retry: { maximumAttempts: 5, nonRetryableErrorTypes: [NODE_ERROR_TYPES.invalidInputs, NODE_ERROR_TYPES.unknownOp] },
 });
 // The outcome must reach Postgres eventually, however long it is down: retry without a cap.
-const { recordRunOutcome } = proxyActivities<RunActivities>({
+const OUTCOME_RETRY = { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' } as const;
+const { recordRunOutcome } = proxyActivities<RunActivities>({ startToCloseTimeout: '30s', retry: OUTCOME_RETRY });
+// The same, run by this worker inside the final workflow task: no round trip through the server.
+// Backoffs past a few seconds wait on a server timer instead of holding the workflow task open.
+const { recordRunOutcome: recordRunOutcomeLocally } = proxyLocalActivities<RunActivities>({
   startToCloseTimeout: '30s',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
+  localRetryThreshold: '5s',
+  retry: OUTCOME_RETRY,
 });
 
-/** Defaults for a node without a policy: bounded retries, never forever. */
-const DEFAULT_NODE_RETRY = { maximumAttempts: 3, initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s' } as const;
-const ALWAYS_NON_RETRYABLE = [NODE_ERROR_TYPES.invalidParams, NODE_ERROR_TYPES.unknownOp, NODE_ERROR_TYPES.outputTooLarge];
 /** Temporal allows 2,000 pending activities per workflow; stay well inside it. */
 const MAX_PARALLELISM_CAP = 1000;
-
-function activityOptions(node: PlanNode): ActivityOptions {
-  const policy = node.policy ?? {};
-  const retry = policy.retry ?? {};
-  return {
-    activityId: node.id,
-    summary: `${node.op} · ${node.id}`,
-    taskQueue: policy.task_queue,
-    startToCloseTimeout: policy.start_to_close_timeout ?? '5m',
-    scheduleToCloseTimeout: policy.schedule_to_close_timeout,
-    heartbeatTimeout: policy.heartbeat_timeout,
-    cancellationType: ActivityCancellationType.TRY_CANCEL,
-    retry: {
-      maximumAttempts: retry.maximum_attempts ?? DEFAULT_NODE_RETRY.maximumAttempts,
-      initialInterval: retry.initial_interval ?? DEFAULT_NODE_RETRY.initialInterval,
-      backoffCoefficient: retry.backoff_coefficient ?? DEFAULT_NODE_RETRY.backoffCoefficient,
-      maximumInterval: retry.maximum_interval ?? DEFAULT_NODE_RETRY.maximumInterval,
-      nonRetryableErrorTypes: [...ALWAYS_NON_RETRYABLE, ...(retry.non_retryable_error_types ?? [])],
-    },
-  };
-}
 
 /** The node error and attempt count carried by an activity failure. */
 function describeFailure(err: unknown): { error: NodeError; attempts?: number } {
@@ -84,6 +66,18 @@ function describeFailure(err: unknown): { error: NodeError; attempts?: number } 
 }
 
 const now = () => new Date().toISOString();
+
+/**
+ * Changes to the executor's commands, each guarded by `patched()` so runs started before it
+ * replay unchanged (docs/workflow-changes.md).
+ */
+const PATCHES = {
+  /**
+   * Nodes of local ops, or with `policy.execution: "local"`, run as local activities, and the run's
+   * outcome is recorded by a local activity in the final workflow task. One marker for both.
+   */
+  localExecution: 'executor-local-execution',
+} as const;
 
 /** Runs a plan graph snapshot; returns every node's state and output. */
 export async function planExecutorWorkflow(input: PlanRunInput): Promise<RunStatus> {
@@ -114,7 +108,9 @@ export async function planExecutorWorkflow(input: PlanRunInput): Promise<RunStat
     const lines = checked.issues.map((i) => `${i.code} at ${i.path}: ${i.message}`);
     throw ApplicationFailure.create({ type: NODE_ERROR_TYPES.invalidPlan, message: lines.join('\n'), nonRetryable: true, details: [checked.issues] });
   }
-  await beginRun({
+  // Runs started on this code run cheap nodes and the bookkeeping as local activities (see PATCHES).
+  const localExecution = patched(PATCHES.localExecution);
+  const begun = await beginRun({
     plan_record_id: input.plan.record_id,
     plan_revision: input.plan.revision,
     workflow_id: info.workflowId,
@@ -124,6 +120,8 @@ export async function planExecutorWorkflow(input: PlanRunInput): Promise<RunStat
     inputs: input.inputs ?? {},
     ops: [...new Set(payload.nodes.filter((n) => !n.policy?.task_queue).map((n) => n.op))].sort(),
   });
+  const localOps = new Set(begun?.local_ops ?? []);
+  const runLocally = (node: PlanNode) => localExecution && runsLocally(node, localOps);
 
   const failFast = (payload.constraints.failure_policy ?? 'fail_fast') === 'fail_fast';
   const maxParallel = Math.min(payload.constraints.max_parallelism ?? MAX_PARALLELISM_CAP, MAX_PARALLELISM_CAP);
@@ -139,13 +137,15 @@ export async function planExecutorWorkflow(input: PlanRunInput): Promise<RunStat
   };
 
   const startNode = (node: PlanNode) => {
-    run.markRunning(node.id, now());
+    const local = runLocally(node);
+    run.markRunning(node.id, now(), local ? 'local' : 'activity');
     const activityInput: NodeActivityInput = {
       node_id: node.id,
       params: resolveTemplates(node.params, run.scopeFor(node.id), run.index.nodeIds) as Record<string, unknown>,
       inputs: run.dataInputs(node.id),
     };
-    const activity = proxyActivities(activityOptions(node))[node.op] as (i: NodeActivityInput) => Promise<NodeActivityResult>;
+    const proxy = local ? proxyLocalActivities(localActivityOptions(node)) : proxyActivities(activityOptions(node));
+    const activity = proxy[node.op] as (i: NodeActivityInput) => Promise<NodeActivityResult>;
     const scope = new CancellationScope();
     nodeScopes.set(node.id, scope);
     scope
@@ -231,8 +231,9 @@ export async function planExecutorWorkflow(input: PlanRunInput): Promise<RunStat
 
   const result = status();
   // A finalizer that even a cancelled run executes: metrics are counted exactly once.
+  const record = localExecution ? recordRunOutcomeLocally : recordRunOutcome;
   await CancellationScope.nonCancellable(() =>
-    recordRunOutcome({
+    record({
       plan_record_id: input.plan.record_id,
       plan_revision: input.plan.revision,
       workflow_id: info.workflowId,

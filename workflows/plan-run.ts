@@ -4,6 +4,7 @@
  */
 import { guardAllows } from '../src/domain/guards';
 import { indexGraph, topologicalOrder, type GraphIndex } from '../src/domain/graph';
+import type { NodeExecution } from '../src/domain/node-execution';
 import type { PlanGraphPayload, PlanNode } from '../src/domain/records';
 import type { RefScope } from '../src/domain/refs';
 import { TERMINAL_NODE_STATES, type NodeError, type NodeState, type NodeStatus } from '../src/domain/run-state';
@@ -104,10 +105,11 @@ export class PlanRun {
     return this.ready.length > 0;
   }
 
-  markRunning(id: string, at: string): void {
+  markRunning(id: string, at: string, execution: NodeExecution): void {
     const s = this.status.get(id)!;
     s.state = 'running';
     s.started_at = at;
+    s.execution = execution;
     this.running += 1;
   }
 

@@ -13,7 +13,12 @@ export interface NodeSpec {
   id: string;
   op: string;
   params?: Record<string, unknown>;
+  /** The node policy, e.g. `{ execution: 'activity' }` to compare with hand-written activities. */
+  policy?: Record<string, unknown>;
 }
+
+/** Makes every node of a shape run as a Temporal activity, like the hand-written baselines. */
+export const AS_ACTIVITIES = { execution: 'activity' } as const;
 
 export interface Shape {
   nodes: NodeSpec[];
@@ -26,8 +31,8 @@ const control = (from: string, to: string): PlanEdge => ({ from, to, kind: 'cont
 const nodeId = (prefix: string, i: number) => `${prefix}${String(i).padStart(5, '0')}`;
 
 /** n nodes in a line: n1 → n2 → … */
-export function chainShape(n: number, op = 'noop', params: Record<string, unknown> = {}): Shape {
-  const nodes = Array.from({ length: n }, (_, i) => ({ id: nodeId('n', i + 1), op, params }));
+export function chainShape(n: number, op = 'noop', params: Record<string, unknown> = {}, policy?: Record<string, unknown>): Shape {
+  const nodes = Array.from({ length: n }, (_, i) => ({ id: nodeId('n', i + 1), op, params, ...(policy ? { policy } : {}) }));
   return { nodes, edges: nodes.slice(1).map((node, i) => control(nodes[i]!.id, node.id)) };
 }
 

@@ -1,17 +1,20 @@
 /**
  * Scenario 8: how large a plan the executor completes. Chains and fans of 1,000 / 5,000 /
- * 10,000 `noop` nodes, each time-boxed; for each: done or not, history length, and why not.
+ * 10,000 `noop` activity nodes and chains of 10,000 / 20,000 local nodes, each time-boxed; for
+ * each: done or not, history length, peak memory, and why not.
  */
 import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import { startPlanRun } from '../../src/runs/start-run';
 import type { BenchEnv } from '../lib/environment';
 import { profileHistory } from '../lib/history';
-import { chainShape, fanShape, storePlan, type Shape } from '../lib/plans';
+import { AS_ACTIVITIES, chainShape, fanShape, storePlan, type Shape } from '../lib/plans';
 import type { Figure, Scenario } from '../lib/scenario';
 import { BURST_WORKER_OPTIONS } from '../lib/worker-options';
 
 const SIZES = [1_000, 5_000, 10_000] as const;
+/** Local nodes cost one marker event each: far larger chains fit one history. */
+const LOCAL_SIZES = [10_000, 20_000] as const;
 /** Per attempt; a run still going after this is terminated and reported as such. */
 const TIME_BOX_MS = 180_000;
 /** A run whose history has not grown for this long is reported as stalled. */
@@ -19,10 +22,11 @@ const STALL_MS = 40_000;
 /** Temporal's defaults: the history is cut off at 51,200 events and 50 MB; 2,000 pending activities. */
 const HISTORY_EVENT_LIMIT = 51_200;
 
-const SHAPES: Record<string, (n: number) => Shape> = {
-  chain: (n) => chainShape(n),
+const SHAPES: Record<string, { sizes: readonly number[]; build: (n: number) => Shape }> = {
+  chain: { sizes: SIZES, build: (n) => chainShape(n, 'noop', {}, AS_ACTIVITIES) },
   // Source and sink plus n-2 parallel nodes; the executor caps parallelism at 1,000.
-  fan: (n) => fanShape(n - 2, { op: 'noop' }),
+  fan: { sizes: SIZES, build: (n) => fanShape(n - 2, { op: 'noop', policy: AS_ACTIVITIES }, { op: 'noop', policy: AS_ACTIVITIES }) },
+  'local chain': { sizes: LOCAL_SIZES, build: (n) => chainShape(n) },
 };
 
 interface Attempt {
@@ -33,6 +37,8 @@ interface Attempt {
   events: number;
   workflowTasks: number;
   completedNodes: number;
+  /** Peak resident memory of the bench process (worker, client and harness) during the run. */
+  peakRssMb?: number;
   /** Seconds a worker needs to replay the whole history (what every cache eviction costs). */
   replaySeconds?: number;
 }
@@ -78,7 +84,9 @@ async function outcomeOf(handle: WorkflowHandle): Promise<string> {
 }
 
 async function attempt(env: BenchEnv, taskQueue: string, shape: string, nodes: number): Promise<Attempt> {
-  const record = await storePlan(env, SHAPES[shape]!(nodes), `bench: ${shape} of ${nodes}`);
+  const record = await storePlan(env, SHAPES[shape]!.build(nodes), `bench: ${shape} of ${nodes}`);
+  let peakRss = process.memoryUsage().rss;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 500);
   const t0 = performance.now();
   let outcome: string;
   let handle: WorkflowHandle | undefined;
@@ -89,16 +97,20 @@ async function attempt(env: BenchEnv, taskQueue: string, shape: string, nodes: n
     outcome = `not started: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`;
   }
   const seconds = Math.round((performance.now() - t0) / 100) / 10;
-  const h = handle ? await profileHistory(handle) : { events: 0, workflowTasks: 0, completedActivities: 0 };
+  clearInterval(sampler);
+  const h = handle ? await profileHistory(handle) : { events: 0, workflowTasks: 0, completedActivities: 0, markers: 0 };
   const replay = handle && outcome === 'completed' ? await replaySeconds(env, handle) : undefined;
-  return { shape, nodes, outcome, seconds, events: h.events, workflowTasks: h.workflowTasks, completedNodes: h.completedActivities, replaySeconds: replay };
+  // Local nodes complete as markers, activity nodes as completed activities.
+  const completedNodes = shape.startsWith('local') ? (h.markers ?? 0) : h.completedActivities;
+  return { shape, nodes, outcome, seconds, events: h.events, workflowTasks: h.workflowTasks, completedNodes, replaySeconds: replay, peakRssMb: Math.round(peakRss / 2 ** 20) };
 }
 
 export const planSize: Scenario = {
   name: 'plan-size',
   title: 'Plan size limits',
   method:
-    `Chains (n1 → n2 → …) and fans (source → n−2 parallel nodes → sink) of ${SIZES.join(' / ')} \`noop\` nodes, one run each, ` +
+    `Chains (n1 → n2 → …) and fans (source → n−2 parallel nodes → sink) of ${SIZES.join(' / ')} \`noop\` nodes run as activities ` +
+    `(\`policy.execution: "activity"\`), and chains of ${LOCAL_SIZES.join(' / ')} \`noop\` nodes run as local nodes (the op's default), one run each, ` +
     `time-boxed at ${TIME_BOX_MS / 1000} s. Larger sizes of a shape are skipped once a smaller one failed, and not run when the events per node measured at the smaller size already put them over the history limit. Temporal's defaults bound a ` +
     `workflow at ${HISTORY_EVENT_LIMIT.toLocaleString('en-US')} history events (and 50 MB) and 2,000 pending activities; the executor caps ` +
     'parallelism at 1,000 and each node costs about 3 events (scheduled, started, completed) plus its share of workflow-task events.',
@@ -116,15 +128,16 @@ export const planSize: Scenario = {
     'its history takes about as long as the timeout). ' +
     'The same replay applies to any run whose worker restarts or evicts it: where the notes show a replay longer than 10 s ' +
     '(a chain of 5,000 already), a run that completed did so only because its worker kept it cached throughout. ' +
-    'The 2,000-pending-activity limit is never reached (the executor caps parallelism at 1,000). For plans of many thousands ' +
-    'of nodes the executor would need continue-as-new (carrying node states forward) or a longer workflow-task timeout set ' +
-    'in `startPlanRun`; neither is made here, since both change the executor.',
+    'The 2,000-pending-activity limit is never reached (the executor caps parallelism at 1,000). **Local nodes** cost one ' +
+    'marker event each and share workflow tasks, so a chain of cheap nodes fits far more nodes in one history. Plans of ' +
+    'many thousands of *activity* nodes still need the executor to partition its history (continue-as-new carrying the ' +
+    'frontier and the outputs still needed), which is not built yet.',
   async run(env, log) {
     const attempts: Attempt[] = [];
     await env.withWorker(async (taskQueue) => {
       for (const shape of Object.keys(SHAPES)) {
         let stopped: string | undefined;
-        for (const nodes of SIZES) {
+        for (const nodes of SHAPES[shape]!.sizes) {
           const previous = attempts.at(-1);
           const perNode = previous?.shape === shape && previous.completedNodes > 0 ? previous.events / previous.completedNodes : 0;
           const predicted = Math.round(perNode * nodes);
@@ -139,7 +152,7 @@ export const planSize: Scenario = {
             continue;
           }
           const a = await attempt(env, taskQueue, shape, nodes);
-          log(`${shape} ${nodes}: ${a.outcome} in ${a.seconds} s, ${a.events} events, ${a.workflowTasks} workflow tasks, replay ${a.replaySeconds ?? '-'} s`);
+          log(`${shape} ${nodes}: ${a.outcome} in ${a.seconds} s, ${a.events} events, ${a.workflowTasks} workflow tasks, replay ${a.replaySeconds ?? '-'} s, peak RSS ${a.peakRssMb} MB`);
           attempts.push(a);
           if (a.outcome !== 'completed') stopped = `the ${nodes}-node ${shape} did not complete`;
         }
@@ -151,7 +164,7 @@ export const planSize: Scenario = {
       figures.push({ label: `largest ${shape} completed`, value: done.length > 0 ? Math.max(...done.map((a) => a.nodes)) : 0, unit: 'nodes' });
     }
     for (const a of attempts) {
-      const detail = a.seconds === 0 ? a.outcome : `${a.outcome}; ${a.seconds} s; ${a.events.toLocaleString('en-US')} events`;
+      const detail = a.seconds === 0 ? a.outcome : `${a.outcome}; ${a.seconds} s; ${a.events.toLocaleString('en-US')} events; peak RSS ${a.peakRssMb} MB`;
       figures.push({ label: `${a.shape} of ${a.nodes.toLocaleString('en-US')}`, value: detail });
     }
     return {

@@ -13,10 +13,12 @@ import type { NodeActivityInput, NodeActivityResult } from '../../src/domain/run
 type OpActivity = (input: NodeActivityInput) => Promise<NodeActivityResult>;
 type RunActivities = ReturnType<typeof createRunActivities>;
 
-// The executor's run bookkeeping, with the executor's options (workflows/plan-executor.ts).
+// The executor's run bookkeeping, with the executor's options (workflows/plan-executor.ts):
+// both local activities, the outcome recorded in the final workflow task.
 const { beginRun } = proxyLocalActivities<RunActivities>({ startToCloseTimeout: '30s', retry: { maximumAttempts: 5 } });
-const { recordRunOutcome } = proxyActivities<RunActivities>({
+const { recordRunOutcome } = proxyLocalActivities<RunActivities>({
   startToCloseTimeout: '30s',
+  localRetryThreshold: '5s',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
 });
 
@@ -57,6 +59,26 @@ export async function sequentialOpsBaselineWorkflow(input: SequentialBaselineInp
     await recordRunOutcome({ ...run, status: 'succeeded', finished_at: finishedAt.toISOString(), latency_ms: finishedAt.getTime() - info.runStartTime.getTime() });
   }
   return input.count;
+}
+
+export interface FanOutBaselineInput {
+  /** Op of the source and the sink. */
+  ends: string;
+  /** Op and params of each of the `width` parallel nodes. */
+  op: string;
+  params?: Record<string, unknown>;
+  width: number;
+}
+
+/**
+ * source → `width` parallel calls awaited with Promise.all → sink: how fast Temporal runs a
+ * fan-out written by hand, with the activity ids the executor would give the same plan.
+ */
+export async function fanOutBaselineWorkflow(input: FanOutBaselineInput): Promise<number> {
+  await callOp(input.ends, 'a-source', {});
+  await Promise.all(Array.from({ length: input.width }, (_, i) => callOp(input.op, `m${String(i + 1).padStart(5, '0')}`, input.params ?? {})));
+  await callOp(input.ends, 'z-sink', {});
+  return input.width;
 }
 
 /**

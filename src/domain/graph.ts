@@ -4,6 +4,7 @@
  */
 import { checkGuard, isEmptyGuard } from './guards';
 import { planGraphPayloadSchema, type PlanEdge, type PlanGraphPayload } from './records';
+import { localExecutionProblems } from './node-execution';
 import { collectTemplateRefs, parseRef } from './refs';
 
 export const PLAN_ERROR_CODES = [
@@ -17,6 +18,7 @@ export const PLAN_ERROR_CODES = [
   'undeclared_data_ref',
   'invalid_guard',
   'invalid_schema',
+  'invalid_execution',
 ] as const;
 export type PlanErrorCode = (typeof PLAN_ERROR_CODES)[number];
 
@@ -131,6 +133,11 @@ export function validatePlanGraph(plan: PlanGraphPayload, options: ValidateOptio
         message: `node id "${node.id}" is used by nodes[${first}] and nodes[${i}]`,
       });
     } else seen.set(node.id, i);
+    if (node.policy?.execution === 'local') {
+      for (const problem of localExecutionProblems(node)) {
+        issues.push({ code: 'invalid_execution', path: `nodes[${i}].policy.execution`, message: `node "${node.id}" cannot run locally: ${problem}` });
+      }
+    }
     if (options.knownOps && !options.knownOps.has(node.op)) {
       issues.push({
         code: 'unknown_op',

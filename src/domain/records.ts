@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { MAX_JSON_DEPTH, textProblem, tooDeepPath, unstorablePath } from './json-limits';
+import { NODE_EXECUTIONS } from './node-execution';
 
 export const SENSITIVITIES = ['public', 'low', 'medium', 'high', 'hyper'] as const;
 export const sensitivitySchema = z.enum(SENSITIVITIES);
@@ -96,6 +97,8 @@ export const nodePolicySchema = z.object({
   heartbeat_timeout: durationSchema.optional(),
   continue_on_error: z.boolean().optional(),
   task_queue: z.string().min(1).optional(),
+  /** Run as a Temporal activity or as a local activity; by default, as the op declares (node-execution.ts). */
+  execution: z.enum(NODE_EXECUTIONS).optional(),
 });
 export type NodePolicy = z.infer<typeof nodePolicySchema>;
 export type Duration = z.infer<typeof durationSchema>;

@@ -3,6 +3,7 @@
  * Safe to import from workflow code: no I/O, only `@temporalio/workflow`'s pure definers.
  */
 import { defineQuery } from '@temporalio/workflow';
+import type { NodeExecution } from './node-execution';
 import type { PlanGraphPayload, TrustContext } from './records';
 
 export const NODE_STATES = ['pending', 'running', 'succeeded', 'failed', 'skipped', 'cancelled'] as const;
@@ -63,6 +64,8 @@ export interface NodeStatus {
   attempts: number;
   started_at?: string;
   finished_at?: string;
+  /** How a started node ran: as an activity, or as a local activity of the executor's worker. */
+  execution?: NodeExecution;
   /** Why a node was skipped or cancelled. */
   reason?: string;
   error?: NodeError;

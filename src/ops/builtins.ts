@@ -9,6 +9,7 @@ import { defineOp, type OpDefinition } from './define-op';
 /** Does nothing and returns null: the cheapest possible node. */
 export const noopOp = defineOp({
   name: 'noop',
+  local: true,
   description: 'Does nothing; returns null.',
   params: z.object({}).catchall(z.unknown()),
   run: async () => null,
@@ -17,6 +18,7 @@ export const noopOp = defineOp({
 /** Returns its params and its data inputs, for wiring and debugging plans. */
 export const echoOp = defineOp({
   name: 'echo',
+  local: true,
   description: 'Returns its params (and data inputs under "inputs" when it has any).',
   params: z.record(z.string(), z.unknown()),
   run: async (params, ctx) => (Object.keys(ctx.inputs).length > 0 ? { ...params, inputs: ctx.inputs } : params),
@@ -47,6 +49,7 @@ export const sleepOp = defineOp({
 /** Picks fields (dot paths) out of a JSON value, e.g. from a data input. */
 export const jsonPickOp = defineOp({
   name: 'json_pick',
+  local: true,
   description: 'Returns {key: value at path} for each entry of "fields" (dot paths into "from").',
   params: z.object({ from: z.unknown(), fields: z.record(z.string(), z.string()) }),
   run: async ({ from, fields }) => {
@@ -64,6 +67,7 @@ export const jsonPickOp = defineOp({
 /** Shallow-merges objects, later ones winning; with no "objects", merges the data inputs. */
 export const jsonMergeOp = defineOp({
   name: 'json_merge',
+  local: true,
   description: 'Shallow-merges "objects" (or, without it, the data inputs in node-id order).',
   params: z.object({ objects: z.array(z.record(z.string(), z.unknown())).optional() }),
   run: async ({ objects }, ctx) => {

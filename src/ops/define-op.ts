@@ -20,6 +20,12 @@ export interface OpDefinition<S extends z.ZodType = z.ZodType> {
   name: string;
   description: string;
   params: S;
+  /**
+   * A cheap, pure op (no I/O, milliseconds of work): nodes using it run as local activities on
+   * the executor's worker, saving a server round trip each, unless their policy says otherwise.
+   * Their attempts are capped at 30 s and cannot heartbeat.
+   */
+  local?: boolean;
   run(params: z.infer<S>, ctx: OpContext): Promise<unknown>;
 }
 

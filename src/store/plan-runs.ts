@@ -48,33 +48,30 @@ export function createRunStore(db: Db) {
     },
 
     /**
-     * Closes the run row and counts the run in the plan's counters, in one transaction keyed by
-     * the run: only the statement that flips `finished_at` from null counts, so a retry after a
-     * commit adds nothing, and the counters are incremented in place, so concurrent runs of one
-     * plan lose no update. Returns whether this call did the counting.
+     * Closes the run row and counts the run in the plan's counters, in one statement keyed by the
+     * run (no transaction round trips: it sits on every run's critical path). The row is created
+     * closed if the run was never opened; only the statement that flips `finished_at` from null
+     * counts, so a retry after a commit adds nothing, and the counters are incremented in place,
+     * so concurrent runs of one plan lose no update. Returns whether this call did the counting.
      */
     async closeRun(outcome: RunOutcome): Promise<boolean> {
-      return db.transaction(async (tx) => {
-        await tx.execute(sql`
-          INSERT INTO plan_runs (workflow_id, run_id, plan_id, plan_revision, status, started_at)
-          VALUES (${outcome.workflow_id}, ${outcome.run_id}, ${outcome.plan_record_id}, ${outcome.plan_revision}, 'running', ${outcome.started_at})
-          ON CONFLICT (workflow_id, run_id) DO NOTHING`);
-        const counted = await tx.execute(sql`
-          WITH closed AS (
-            UPDATE plan_runs
-               SET status = ${outcome.status}, finished_at = ${outcome.finished_at},
-                   latency_ms = ${outcome.latency_ms}, error = ${outcome.error ? toJsonbText(outcome.error) : null}::jsonb
-             WHERE workflow_id = ${outcome.workflow_id} AND run_id = ${outcome.run_id} AND finished_at IS NULL
-         RETURNING plan_id, status, latency_ms, finished_at
-          )
-          INSERT INTO plan_stats AS s (plan_id, successes, failures, latency_sum_ms, latency_samples, last_executed_at)
-          SELECT plan_id, (status = 'succeeded')::int, (status <> 'succeeded')::int, latency_ms, 1, finished_at
-            FROM closed
-           WHERE EXISTS (SELECT 1 FROM memory_records r WHERE r.id = closed.plan_id)
-          ${ACCUMULATE_PLAN_STATS}
-          RETURNING plan_id`);
-        return counted.rows.length > 0;
-      });
+      const counted = await db.execute(sql`
+        WITH closed AS (
+          INSERT INTO plan_runs AS r (workflow_id, run_id, plan_id, plan_revision, status, started_at, finished_at, latency_ms, error)
+          VALUES (${outcome.workflow_id}, ${outcome.run_id}, ${outcome.plan_record_id}, ${outcome.plan_revision}, ${outcome.status},
+                  ${outcome.started_at}, ${outcome.finished_at}, ${outcome.latency_ms}, ${outcome.error ? toJsonbText(outcome.error) : null}::jsonb)
+          ON CONFLICT (workflow_id, run_id) DO UPDATE
+             SET status = EXCLUDED.status, finished_at = EXCLUDED.finished_at, latency_ms = EXCLUDED.latency_ms, error = EXCLUDED.error
+           WHERE r.finished_at IS NULL
+       RETURNING r.plan_id, r.status, r.latency_ms, r.finished_at
+        )
+        INSERT INTO plan_stats AS s (plan_id, successes, failures, latency_sum_ms, latency_samples, last_executed_at)
+        SELECT plan_id, (status = 'succeeded')::int, (status <> 'succeeded')::int, latency_ms, 1, finished_at
+          FROM closed
+         WHERE EXISTS (SELECT 1 FROM memory_records m WHERE m.id = closed.plan_id)
+        ${ACCUMULATE_PLAN_STATS}
+        RETURNING plan_id`);
+      return counted.rows.length > 0;
     },
 
     /**

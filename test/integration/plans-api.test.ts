@@ -145,6 +145,19 @@ describe('error paths', () => {
     expect(issues.find((i) => i.code === 'dangling_edge')!.path).toBe('edges[2].to');
   });
 
+  it('422 invalid_execution for a local node that could run long, naming node and path', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/plans',
+      headers: auth(),
+      payload: { payload: { intent: 'x', plan_id: 'p-local', nodes: [{ id: 'wait', op: 'sleep', params: { ms: 60000 }, policy: { execution: 'local', start_to_close_timeout: '10m' } }] } },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error.details.issues).toEqual([
+      expect.objectContaining({ code: 'invalid_execution', path: 'nodes[0].policy.execution', message: expect.stringContaining('node "wait" cannot run locally') }),
+    ]);
+  });
+
   it('404 for an unknown plan; 422 not_a_plan for an episode', async () => {
     expect((await app.inject({ method: 'GET', url: '/v1/plans/00000000-0000-4000-8000-0000000000aa', headers: auth() })).statusCode).toBe(404);
     expect((await app.inject({ method: 'GET', url: '/v1/plans/not-a-uuid', headers: auth() })).statusCode).toBe(404);

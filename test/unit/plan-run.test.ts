@@ -17,7 +17,7 @@ function drain(run: PlanRun): string[] {
   for (let d = run.nextDecision(); d; d = run.nextDecision()) {
     if (d.kind === 'skip') run.finish(d.node.id, 'skipped', T, { reason: d.reason });
     else {
-      run.markRunning(d.node.id, T);
+      run.markRunning(d.node.id, T, 'activity');
       started.push(d.node.id);
     }
   }
