@@ -1,5 +1,5 @@
 /**
- * The consolidation pass (SPEC §2): plan-graph consolidation page by page (one activity per
+ * The consolidation pass (docs/consolidation.md): plan-graph consolidation page by page (one activity per
  * page, the cursor kept here so a crashed worker's page is simply retried), then the competence
  * step, then the pass record. Run on a cron schedule, by a Schedule, or once on demand.
  */
@@ -17,7 +17,7 @@ const { consolidatePlanPage, regeneralizePlanPage, consolidateCompetences, recor
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
 });
 
-// Closes run rows of executors terminated before their finalizer (SPEC §4 metrics).
+// Closes run rows of executors terminated before their finalizer (docs/execution.md#metrics-exactly-once metrics).
 const { reconcileOpenRuns } = proxyActivities<ReturnType<typeof createReconcileActivities>>({
   startToCloseTimeout: '10m',
   heartbeatTimeout: '1m',

@@ -1,5 +1,5 @@
 /**
- * The HTTP API (SPEC §6): Fastify, one error handler, routes declared with zod schemas.
+ * The HTTP API (docs/api.md): Fastify, one error handler, routes declared with zod schemas.
  */
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Services } from '../services';

@@ -1,5 +1,5 @@
 /**
- * The pure half of competence consolidation (SPEC §2): successful episodes grouped by tool
+ * The pure half of competence consolidation (docs/consolidation.md): successful episodes grouped by tool
  * signature; a group of two or more makes (or reinforces) the skill `skill:<signature>`.
  */
 import { SENSITIVITIES, sensitivityRank, type CompetencePayload, type Sensitivity } from '../domain/records';

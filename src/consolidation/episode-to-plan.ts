@@ -1,5 +1,5 @@
 /**
- * The pure half of plan-graph consolidation (SPEC §2): which episodes qualify, and how an
+ * The pure half of plan-graph consolidation (docs/consolidation.md): which episodes qualify, and how an
  * episode's tool graph becomes a plan graph and one counted execution of it.
  */
 import { validatePlanGraph, type PlanIssue } from '../domain/graph';

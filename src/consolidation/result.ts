@@ -1,5 +1,5 @@
 /**
- * What a consolidation pass reports (SPEC §2: `{scanned, eligible, created, skipped}`, plus the
+ * What a consolidation pass reports (docs/consolidation.md: `{scanned, eligible, created, skipped}`, plus the
  * dedup links, the episodes whose tool graph cannot form a runnable plan, and competences).
  */
 import { z } from 'zod';

@@ -27,7 +27,7 @@ const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
-/** Every stored memory: episodes, plan graphs and competences (SPEC §1). */
+/** Every stored memory: episodes, plan graphs and competences (docs/concepts.md#memory-records). */
 export const memoryRecords = pgTable(
   'memory_records',
   {

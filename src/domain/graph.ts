@@ -1,5 +1,5 @@
 /**
- * Plan graph validity (SPEC §1): every problem is reported at once, each with a stable code,
+ * Plan graph validity (docs/plan-schema.md#validation): every problem is reported at once, each with a stable code,
  * a path into the payload and a message naming the node or edge.
  */
 import { checkGuard, isEmptyGuard } from './guards';

@@ -1,5 +1,5 @@
 /**
- * The guard expression language (SPEC §4): JSON, evaluated deterministically in the workflow.
+ * The guard expression language (docs/guards.md): JSON, evaluated deterministically in the workflow.
  *
  *   literal            "text" | 3 | true | null | [expr, …]   (a JSON array evaluates each element)
  *   {"literal": any}   any JSON value, unevaluated

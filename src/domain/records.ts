@@ -1,5 +1,5 @@
 /**
- * Wire schemas of memory records (SPEC §1). These zod schemas are the single source of the
+ * Wire schemas of memory records (docs/concepts.md#memory-records). These zod schemas are the single source of the
  * TypeScript types used by the API, the stores and the workflows.
  */
 import { z } from 'zod';
@@ -220,7 +220,7 @@ export const memoryRecordSchema = z.object({
 });
 export type MemoryRecord = z.infer<typeof memoryRecordSchema>;
 
-/** Who is asking: the caller's clearance (SPEC §3). */
+/** Who is asking: the caller's clearance (docs/concepts.md#trust-contexts-and-visibility). */
 export const trustContextSchema = z.object({
   max_sensitivity: sensitivitySchema,
   authenticated: z.boolean(),

@@ -1,5 +1,5 @@
 /**
- * Structural identity of a plan (SPEC §2 dedup): same intent, same multiset of ops and the same
+ * Structural identity of a plan (docs/consolidation.md#structure-key-dedup dedup): same intent, same multiset of ops and the same
  * edges once node ids are mapped to canonical names. Params are ignored.
  */
 import { createHash } from 'node:crypto';

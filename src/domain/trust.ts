@@ -1,5 +1,5 @@
 /**
- * Trust filtering (SPEC §3): what a caller with a given clearance may see of a record —
+ * Trust filtering (docs/concepts.md#trust-contexts-and-visibility): what a caller with a given clearance may see of a record —
  * all of it, a redacted envelope (exactly one sensitivity level above), or nothing.
  */
 import type { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * Wire schemas of intents and runs (SPEC §6), shared by the HTTP routes, the TypeScript client,
+ * Wire schemas of intents and runs (docs/api.md), shared by the HTTP routes, the TypeScript client,
  * the CLI and the MCP server so every interface speaks the same shapes.
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * Submitting an intent (SPEC §6 `POST /v1/intents`): pick a stored plan for a task under the
+ * Submitting an intent (docs/api.md `POST /v1/intents`): pick a stored plan for a task under the
  * caller's trust — the retrieval's confident pick, or the plan the caller names — and start it.
  * The HTTP route, the CLI and the MCP server all go through this one function.
  */

@@ -1,6 +1,6 @@
 /**
  * Reading plans for a caller: one plan or a page of plans, trust-filtered in SQL and redacted
- * one level above the caller's clearance, exactly as retrieval is (SPEC §3).
+ * one level above the caller's clearance, exactly as retrieval is (docs/concepts.md#trust-contexts-and-visibility).
  */
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';

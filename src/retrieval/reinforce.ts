@@ -1,5 +1,5 @@
 /**
- * Reinforcement (SPEC §3): a record proved useful, so it becomes recent again and more salient.
+ * Reinforcement (docs/selection.md#reinforcement): a record proved useful, so it becomes recent again and more salient.
  * Reinforcing is feedback, not a revision: it leaves the revision number alone.
  */
 import { sql } from 'drizzle-orm';

@@ -47,7 +47,7 @@ export interface RecordRow extends Record<string, unknown> {
 
 const iso = (v: Date | string | null | undefined) => (v == null ? null : new Date(v).toISOString());
 
-/** Published plan metrics from exact counters (SPEC §4). */
+/** Published plan metrics from exact counters (docs/execution.md#metrics-exactly-once). */
 export function metricsFromCounters(row: Pick<RecordRow, 'successes' | 'failures' | 'latency_sum_ms' | 'latency_samples' | 'last_executed_at'>) {
   const successes = Number(row.successes ?? 0);
   const failures = Number(row.failures ?? 0);

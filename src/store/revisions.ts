@@ -1,5 +1,5 @@
 /**
- * Plan writes with optimistic locking (SPEC §5): author, supersede, fork, contest, retract and
+ * Plan writes with optimistic locking (docs/concepts.md#revisions-and-relations): author, supersede, fork, contest, retract and
  * merge. Each runs in one transaction with its relations and audit entries. Every write to an
  * existing plan names the revision it expects; when another writer got there first it fails
  * with `conflict` naming the current revision. Episodes (and competences) are refused.

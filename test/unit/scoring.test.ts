@@ -32,7 +32,7 @@ const competence = (success_count: number, failure_count: number): Payload => ({
 // Twelve decimal places: exact up to floating-point rounding of the hand computation.
 const exactly = (actual: number, expected: number) => expect(actual).toBeCloseTo(expected, 12);
 
-describe('scoring signals (SPEC §3), hand-computed', () => {
+describe('scoring signals (docs/selection.md), hand-computed', () => {
   it('a confident but stale plan loses to a fresh, less confident one', () => {
     // stale: (0.9 + 0.5 + 0.5^(60/30)=0.25) / 3 = 0.55 ; fresh: (0.6 + 0.5 + 1) / 3 = 0.7
     const stale = scoreRecord({ confidence: 0.9, last_reinforced_at: daysAgo(60), payload: plan() }, NOW);

@@ -1,5 +1,5 @@
 /**
- * Plan routes (SPEC §6): author, list, show, diagram, reinforce and revise plan graphs. Reads
+ * Plan routes (docs/api.md): author, list, show, diagram, reinforce and revise plan graphs. Reads
  * and writes run under the caller's principal trust: invisible plans are 404, plans one level
  * above the clearance are shown redacted and cannot be written (403).
  */
