@@ -3,14 +3,16 @@
  * Safe to import from workflow code: no I/O, only `@temporalio/workflow`'s pure definers.
  */
 import { defineQuery } from '@temporalio/workflow';
-import type { NodeExecution } from './node-execution';
+import { z } from 'zod';
+import { NODE_EXECUTIONS } from './node-execution';
 import type { PlanGraphPayload, TrustContext } from './records';
 
 export const NODE_STATES = ['pending', 'running', 'succeeded', 'failed', 'skipped', 'cancelled'] as const;
 export type NodeState = (typeof NODE_STATES)[number];
 export const TERMINAL_NODE_STATES: ReadonlySet<NodeState> = new Set(['succeeded', 'failed', 'skipped', 'cancelled']);
 
-export type RunState = 'running' | 'succeeded' | 'failed' | 'cancelled';
+export const RUN_STATES = ['running', 'succeeded', 'failed', 'cancelled'] as const;
+export type RunState = (typeof RUN_STATES)[number];
 
 /** Stable failure types (ApplicationFailure.type) raised by the executor and the ops. */
 export const NODE_ERROR_TYPES = {
@@ -52,39 +54,42 @@ export interface NodeActivityResult {
   attempt: number;
 }
 
-export interface NodeError {
-  type: string;
-  message: string;
-}
+export const nodeErrorSchema = z.object({ type: z.string(), message: z.string() });
+export type NodeError = z.infer<typeof nodeErrorSchema>;
 
-export interface NodeStatus {
-  id: string;
-  op: string;
-  state: NodeState;
-  attempts: number;
-  started_at?: string;
-  finished_at?: string;
+export const nodeStatusSchema = z.object({
+  id: z.string(),
+  op: z.string(),
+  state: z.enum(NODE_STATES),
+  attempts: z.number(),
+  started_at: z.string().optional(),
+  finished_at: z.string().optional(),
   /** How a started node ran: as an activity, or as a local activity of the executor's worker. */
-  execution?: NodeExecution;
+  execution: z.enum(NODE_EXECUTIONS).optional(),
   /** Why a node was skipped or cancelled. */
-  reason?: string;
-  error?: NodeError;
-  output?: unknown;
-}
+  reason: z.string().optional(),
+  error: nodeErrorSchema.optional(),
+  output: z.unknown().optional(),
+});
+export type NodeStatus = z.infer<typeof nodeStatusSchema>;
 
-/** The `status` query's answer, and (when terminal) the workflow result. */
-export interface RunStatus {
-  plan_record_id: string;
-  plan_revision: number;
-  plan_id: string;
-  intent: string;
-  state: RunState;
-  started_at: string;
-  finished_at?: string;
-  latency_ms?: number;
-  error?: NodeError;
-  nodes: NodeStatus[];
-}
+/**
+ * The `status` query's answer, and (when terminal) the workflow result: declared once here, so
+ * the executor, the API's run view and the client cannot drift apart.
+ */
+export const runStatusSchema = z.object({
+  plan_record_id: z.string(),
+  plan_revision: z.number(),
+  plan_id: z.string(),
+  intent: z.string(),
+  state: z.enum(RUN_STATES),
+  started_at: z.string(),
+  finished_at: z.string().optional(),
+  latency_ms: z.number().optional(),
+  error: nodeErrorSchema.optional(),
+  nodes: z.array(nodeStatusSchema),
+});
+export type RunStatus = z.infer<typeof runStatusSchema>;
 
 export const statusQuery = defineQuery<RunStatus>('status');
 

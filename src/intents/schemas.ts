@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { SELECTION_MODES } from '../domain/selection';
 import { trustContextSchema } from '../domain/records';
-import { NODE_STATES, type RunStatus } from '../domain/run-state';
+import { nodeErrorSchema, runStatusSchema } from '../domain/run-state';
 
 /** The longest a caller may ask `wait` to block, and the default. */
 export const MAX_WAIT_MS = 120_000;
@@ -35,38 +35,6 @@ export const selectionSchema = z.object({
   mode: z.enum(SELECTION_MODES).optional(),
 });
 export type SelectionView = z.infer<typeof selectionSchema>;
-
-const nodeErrorSchema = z.object({ type: z.string(), message: z.string() });
-
-/** The executor's `status` query answer and result (mirrors RunStatus in src/domain/run-state.ts). */
-export const runStatusSchema = z.object({
-  plan_record_id: z.string(),
-  plan_revision: z.number(),
-  plan_id: z.string(),
-  intent: z.string(),
-  state: z.enum(['running', 'succeeded', 'failed', 'cancelled']),
-  started_at: z.string(),
-  finished_at: z.string().optional(),
-  latency_ms: z.number().optional(),
-  error: nodeErrorSchema.optional(),
-  nodes: z.array(
-    z.object({
-      id: z.string(),
-      op: z.string(),
-      state: z.enum(NODE_STATES),
-      attempts: z.number(),
-      started_at: z.string().optional(),
-      finished_at: z.string().optional(),
-      reason: z.string().optional(),
-      error: nodeErrorSchema.optional(),
-      output: z.unknown().optional(),
-    }),
-  ),
-});
-// Compile-time guard: the wire schema and the executor's type cannot drift apart.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const runStatusMatches: Same<z.infer<typeof runStatusSchema>, RunStatus> = true;
-void runStatusMatches;
 
 export const RUN_VIEW_STATES = ['running', 'succeeded', 'failed', 'cancelled', 'terminated', 'timed_out', 'unknown'] as const;
 export type RunViewState = (typeof RUN_VIEW_STATES)[number];

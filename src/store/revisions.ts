@@ -15,11 +15,8 @@ import type { Db } from '../db/client';
 import { memoryRecords } from '../db/schema';
 import { parsePlanGraph } from '../domain/graph';
 import {
-  recordEnvelopeSchema,
   sensitivityRank,
   SENSITIVITIES,
-  sensitivitySchema,
-  storableText,
   type MemoryRecord,
   type PlanGraphPayload,
   type Relation,
@@ -30,64 +27,31 @@ import { structureKey } from '../domain/structure';
 import { scopeAllowed, visibility } from '../domain/trust';
 import type { Embedder } from '../embeddings/embedder';
 import { DomainError } from '../domain/errors';
+import {
+  authorPlanSchema,
+  contestSchema,
+  forkSchema,
+  mergeSchema,
+  retractSchema,
+  supersedeSchema,
+  type AffectedPlan,
+  type AuthorPlanInput,
+  type ContestInput,
+  type ForkInput,
+  type MergeInput,
+  type RetractInput,
+  type SupersedeInput,
+  type WriteResult,
+} from '../domain/revision-requests';
 import { createRecordStore, embeddingText, recordValues } from './records';
 
 /** Scope a merged plan gets when its sources do not share one. */
 export const MIXED_SCOPE = 'consolidated:mixed-scope';
 
-const expectedRevision = z.number().int().min(1);
-const reason = storableText.max(2000).optional();
-/** Envelope fields a revision may set; unset ones are inherited from the source plan(s). */
-const overrides = {
-  sensitivity: sensitivitySchema.optional(),
-  confidence: z.number().min(0).max(1).optional(),
-  salience: z.number().min(0).optional(),
-  scope: storableText.optional(),
-  tags: z.array(storableText).optional(),
-};
-
-export const authorPlanSchema = recordEnvelopeSchema.extend({ payload: z.unknown(), reason });
-export const supersedeSchema = z.object({ expected_revision: expectedRevision, payload: z.unknown(), reason, ...overrides });
-export const forkSchema = supersedeSchema;
-export const contestSchema = z.object({
-  expected_revision: expectedRevision,
-  reason: storableText.min(1).max(2000),
-  /** A record (e.g. a failed episode or a rival plan) that contests this plan. */
-  evidence_id: z.uuid().optional(),
-});
-export const retractSchema = z.object({ expected_revision: expectedRevision, reason });
-export const mergeSchema = z.object({
-  sources: z
-    .array(z.object({ id: z.uuid(), expected_revision: expectedRevision }))
-    .min(2)
-    .refine((s) => new Set(s.map((x) => x.id)).size === s.length, 'sources must be distinct plans'),
-  payload: z.unknown(),
-  reason,
-  ...overrides,
-});
-export type AuthorPlanInput = z.input<typeof authorPlanSchema>;
-export type SupersedeInput = z.input<typeof supersedeSchema>;
-export type ForkInput = z.input<typeof forkSchema>;
-export type ContestInput = z.input<typeof contestSchema>;
-export type RetractInput = z.input<typeof retractSchema>;
-export type MergeInput = z.input<typeof mergeSchema>;
-
 /** Who writes: the audit actor, and the trust they write under (omitted = trusted caller). */
 export interface WriteContext {
   actor: string;
   trust?: TrustContext;
-}
-
-/** A plan whose status or revision a write changed. */
-export interface AffectedPlan {
-  id: string;
-  status: MemoryRecord['status'];
-  revision: number;
-}
-
-export interface WriteResult {
-  record: MemoryRecord;
-  affected: AffectedPlan[];
 }
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];

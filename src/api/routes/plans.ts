@@ -10,7 +10,7 @@ import { redactedRecordSchema } from '../../domain/trust';
 import { DomainError } from '../../domain/errors';
 import { listPlansQuerySchema, type VisiblePlan } from '../../retrieval/plan-reader';
 import { reinforceInputSchema } from '../../retrieval/reinforce';
-import { authorPlanSchema, contestSchema, forkSchema, mergeSchema, retractSchema, supersedeSchema } from '../../store/revisions';
+import { authorPlanSchema, contestSchema, forkSchema, mergeSchema, retractSchema, supersedeSchema, writeResultSchema } from '../../domain/revision-requests';
 import type { Services } from '../../services';
 import { effectiveTrust, type Principal } from '../../domain/principal';
 import { defineRoute } from '../route';
@@ -18,10 +18,6 @@ import { defineRoute } from '../route';
 export const idParamsSchema = z.object({ id: z.string() });
 export const visiblePlanSchema = z.object({ record: z.union([memoryRecordSchema, redactedRecordSchema]), redacted: z.boolean() });
 export const planPageSchema = z.object({ items: z.array(visiblePlanSchema), next_cursor: z.string().nullable() });
-export const writeResultSchema = z.object({
-  record: memoryRecordSchema,
-  affected: z.array(z.object({ id: z.uuid(), status: z.string(), revision: z.number().int() })),
-});
 export const diagramQuerySchema = z.object({ format: z.enum(['text', 'json']).default('text') });
 export const reinforceResultSchema = z.object({
   id: z.uuid(),
