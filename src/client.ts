@@ -10,6 +10,10 @@ import type { IntentRequest, IntentResponse } from './api/routes/intents';
 import type { planPageSchema, reinforceResultSchema, visiblePlanSchema } from './api/routes/plans';
 import type { retrieveRequestSchema, RetrieveResponse } from './api/routes/retrieve';
 import type { CancelResponse, RunView } from './api/routes/runs';
+import type { visibleEpisodeSchema } from './api/routes/episodes';
+import type { whoamiSchema } from './api/routes/principal';
+import type { runNodeSchema } from './intents/run-node';
+import type { ListRunsQuery, RunList } from './store/run-list';
 import type { Stats } from './api/routes/stats';
 import type { MemoryRecord, newEpisodeSchema } from './domain/records';
 import type { ListPlansQuery } from './retrieval/plan-reader';
@@ -17,6 +21,10 @@ import type { ReinforceInput } from './retrieval/reinforce';
 import type { AuthorPlanInput, WriteResult } from './domain/revision-requests';
 
 export type Health = z.infer<typeof healthSchema>;
+export type VisibleEpisode = z.infer<typeof visibleEpisodeSchema>;
+export type Whoami = z.infer<typeof whoamiSchema>;
+export type RunNode = z.infer<typeof runNodeSchema>;
+export type { ListRunsQuery, RunList };
 export type NewEpisodeInput = z.input<typeof newEpisodeSchema>;
 export type PlanPage = z.infer<typeof planPageSchema>;
 export type VisiblePlan = z.infer<typeof visiblePlanSchema>;
@@ -97,6 +105,14 @@ export function createPlangraphClient(options: PlangraphClientOptions) {
     retrieve: (request: RetrieveRequest) => json<RetrieveResponse>('POST', '/v1/retrieve', request),
     /** POST /v1/intents (a `needs_more` answer throws a PlangraphError whose details hold the candidates) */
     submitIntent: (intent: IntentRequest) => json<IntentResponse>('POST', '/v1/intents', intent),
+    /** GET /v1/runs (newest first, only runs of plans the caller may see and run) */
+    listRuns: (filter: ListRunsQuery = {}) => json<RunList>('GET', `/v1/runs${query(filter)}`),
+    /** GET /v1/runs/:workflow_id/nodes/:node_id (a node's params as declared and as resolved) */
+    getRunNode: (workflowId: string, nodeId: string) => json<RunNode>('GET', `/v1/runs/${id(workflowId)}/nodes/${id(nodeId)}`),
+    /** GET /v1/episodes/:id */
+    getEpisode: (episodeId: string) => json<VisibleEpisode>('GET', `/v1/episodes/${id(episodeId)}`),
+    /** GET /v1/whoami (the caller's principal and trust) */
+    whoami: () => json<Whoami>('GET', '/v1/whoami'),
     /** GET /v1/runs/:workflow_id */
     getRun: (workflowId: string) => json<RunView>('GET', `/v1/runs/${id(workflowId)}`),
     /** POST /v1/runs/:workflow_id/cancel */

@@ -74,6 +74,12 @@ describe('the agent loop over HTTP with the TypeScript client', () => {
       ]);
       const run = await client.getRun(started.workflow_id);
       expect(run.record).toMatchObject({ status: 'succeeded', plan_id: plan.id });
+      const listed = await client.listRuns({ plan_id: plan.id });
+      expect(listed.items.map((r) => [r.workflow_id, r.state])).toEqual([[started.workflow_id, 'succeeded']]);
+      const confirm = await client.getRunNode(started.workflow_id, 'confirm');
+      expect(confirm).toMatchObject({ node_id: 'confirm', op: 'echo', state: 'succeeded' });
+      expect(await client.whoami()).toMatchObject({ max_sensitivity: 'low', authenticated: true });
+      expect((await client.getEpisode(episode.id)).redacted).toBe(false);
 
       // 4. The run is counted once in the plan's metrics and in /metrics.
       const after = await client.getPlan(plan.id);

@@ -6,7 +6,7 @@ import { effectiveTrust } from '../../domain/principal';
 import type { Services } from '../../services';
 import { defineRoute } from '../route';
 
-const visibleEpisodeSchema = z.object({ record: z.union([memoryRecordSchema, redactedRecordSchema]), redacted: z.boolean() });
+export const visibleEpisodeSchema = z.object({ record: z.union([memoryRecordSchema, redactedRecordSchema]), redacted: z.boolean() });
 
 /** POST /v1/episodes stores one episode (immutable from then on); GET /v1/episodes/:id shows one. */
 export function episodeRoutes(services: Services) {
