@@ -8,26 +8,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/domain/errors';
 import { startPlanRun } from '../../src/runs/start-run';
 import { byId, failureType, metricsOf, runRows, settle } from './executor-helpers';
-import { createTestContext, uid, type TestContext } from './harness';
+import { createTestContext, startFileWorker, uid, type TestContext } from './harness';
 import { storePlan, type PlanSpec } from './plans';
 
 let ctx: TestContext;
-let stopWorker: () => void;
-let workerDone: Promise<unknown>;
+let stopWorker: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  let ready!: () => void;
-  const started = new Promise<void>((r) => (ready = r));
-  workerDone = ctx.withWorker(() => {
-    ready();
-    return new Promise<void>((resolve) => (stopWorker = resolve));
-  });
-  await started;
+  stopWorker = await startFileWorker(ctx);
 });
 afterAll(async () => {
-  stopWorker?.();
-  await workerDone;
+  await stopWorker?.();
   await ctx?.close();
 });
 

@@ -6,27 +6,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statusQuery } from '../../src/domain/run-state';
 import { PLAN_ID_ATTRIBUTE, PLAN_INTENT_ATTRIBUTE, startPlanRun } from '../../src/runs/start-run';
 import { byId, failureType, intervals, maxOverlap, metricsOf, runRows, settle, statesOf, until } from './executor-helpers';
-import { createTestContext, uid, type TestContext } from './harness';
+import { createTestContext, startFileWorker, uid, type TestContext } from './harness';
 import { chain, storePlan } from './plans';
 
 let ctx: TestContext;
-let stopWorker: () => void;
-let workerDone: Promise<unknown>;
+let stopWorker: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  // One worker for the whole file; each test still has its own plans and workflow ids.
-  let ready!: () => void;
-  const started = new Promise<void>((r) => (ready = r));
-  workerDone = ctx.withWorker(() => {
-    ready();
-    return new Promise<void>((resolve) => (stopWorker = resolve));
-  });
-  await started;
+  stopWorker = await startFileWorker(ctx);
 });
 afterAll(async () => {
-  stopWorker?.();
-  await workerDone;
+  await stopWorker?.();
   await ctx?.close();
 });
 

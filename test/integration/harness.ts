@@ -77,3 +77,22 @@ export async function createTestContext(overrides: Record<string, string> = {}):
   };
   return ctx;
 }
+
+/**
+ * Starts one worker for a whole test file (call in beforeAll); the returned function stops it and
+ * waits until it has shut down (call in afterAll). Each test still uses its own plans and ids.
+ */
+export async function startFileWorker(ctx: TestContext): Promise<() => Promise<void>> {
+  let stop!: () => void;
+  let ready!: () => void;
+  const started = new Promise<void>((r) => (ready = r));
+  const done = ctx.withWorker(() => {
+    ready();
+    return new Promise<void>((resolve) => (stop = resolve));
+  });
+  await started;
+  return async () => {
+    stop();
+    await done;
+  };
+}
