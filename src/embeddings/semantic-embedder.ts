@@ -93,7 +93,7 @@ export function createSemanticEmbedder(): Embedder {
     async align(task, documents) {
       const words = await loadAligner();
       const taskWords = contentWords(task);
-      return documents.map((document) => words.align(taskWords, contentWords(document)));
+      return documents.map((document) => words.align(taskWords, document));
     },
   };
 }

@@ -10,6 +10,7 @@ import type { Db } from '../db/client';
 import { memoryTypeSchema, trustContextSchema, type MemoryRecord, type TrustContext } from '../domain/records';
 import { parseTsvector, lexicalMatch } from '../domain/lexical';
 import { planDocument } from '../domain/plan-document';
+import { contentWords } from '../domain/content-words';
 import { calibratedScoreRecord, MEMBRANE_THRESHOLD, scoreRecord, select, type ScoreSignals, type Selection } from '../domain/scoring';
 import {
   CALIBRATED_THRESHOLD,
@@ -73,6 +74,9 @@ const MAX_EF_SEARCH = 1000;
  */
 const LEXICAL_DF_SHARE = 0.02;
 const LEXICAL_DF_FLOOR = 200;
+
+/** Plans whose document words a retriever keeps (dropped whole when full: cheap to recompute). */
+const DOCUMENT_WORD_CACHE = 20_000;
 
 type CandidateRow = RecordRow & { distance: number | null; document: string | null; aliases: string[] | null };
 
@@ -147,11 +151,25 @@ export function createRetriever(options: RetrieverOptions) {
     });
   }
 
+  const documentWordCache = new Map<string, string[]>();
+
   /** Word alignment of the task against each plan's document, where the embedder offers it (calibrated mode). */
   async function alignmentsOf(task: string, rows: readonly CandidateRow[], records: readonly MemoryRecord[]): Promise<Array<number | undefined>> {
     if (!embedder?.align || !denseOn || mode !== 'calibrated') return records.map(() => undefined);
     const plans = records.flatMap((record, i) => (record.payload.kind === 'plan_graph' ? [{ i, payload: record.payload }] : []));
-    const documents = plans.map(({ i, payload }) => Object.values(planDocument(payload, { tags: records[i]!.tags, aliases: rows[i]!.aliases ?? [] })).join(' '));
+    const documents = plans.map(({ i, payload }) => {
+      const record = records[i]!;
+      const aliases = rows[i]!.aliases ?? [];
+      // Everything the document is made of is in the key, so an edit never reads stale words.
+      const key = `${record.id}|${record.revision}|${record.updated_at}|${record.tags.join('|')}|${aliases.join('|')}`;
+      let words = documentWordCache.get(key);
+      if (!words) {
+        words = contentWords(Object.values(planDocument(payload, { tags: record.tags, aliases })).join(' '));
+        if (documentWordCache.size >= DOCUMENT_WORD_CACHE) documentWordCache.clear();
+        documentWordCache.set(key, words);
+      }
+      return words;
+    });
     const scores = await embedder.align(task, documents);
     const out = new Array<number | undefined>(records.length).fill(undefined);
     plans.forEach(({ i }, k) => (out[i] = scores[k]));
