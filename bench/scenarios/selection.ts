@@ -40,7 +40,9 @@ export const SELECTION_VARIANTS: SelectionVariant[] = [
   // Before plan documents: the intent label alone, through hashed n-grams, and the membrane formula.
   { name: 'before (membrane, hash, intent only)', embedder: hashEmbedder, embedPlan: (payload) => hashEmbed(payload.intent), retriever: { mode: 'membrane' } },
   { name: 'lexical only (BM25F)', embedder: semantic, retriever: { match: 'lexical' }, refit: true },
-  { name: 'dense only (semantic)', embedder: semantic, retriever: { match: 'dense' }, refit: true },
+  { name: 'dense only (word alignment)', embedder: semantic, retriever: { match: 'dense' }, refit: true },
+  // The previous shipped selector: sentence cosine as the dense evidence (an embedder without word alignment).
+  { name: 'hybrid, sentence cosine (previous)', embedder: { name: semantic.name, embed: (texts) => semantic.embed(texts) }, retriever: {}, refit: true },
   { name: 'hybrid, reciprocal rank fusion', embedder: semantic, retriever: { fusion: 'rrf' }, refit: true },
   { name: 'hybrid, calibrated weights (shipped)', embedder: semantic, retriever: {}, goals: true },
 ];
@@ -101,15 +103,19 @@ export const selection: Scenario = {
     'paraphrases, which on this set reuse intent words, but almost no domain language (0.08), and its membrane confidence ' +
     '(best − second) / best over scores differing by hundredths never reaches 0.7, so it auto-runs nothing. The plan ' +
     'document is what moves domain language: descriptions, op names, input descriptions and tags carry the words ' +
-    'practitioners use (pg_dump, cloudfront, zendesk), and BM25F weighs rare words up. The offline GloVe sentence vectors ' +
-    'are weaker on their own (domain 0.33) and add little on top of lexical at weight 0.2; reciprocal rank fusion is worse ' +
-    'than either alone because it gives the weak dense ranking as much say as the lexical one and flattens margins, so its ' +
-    'fitted confidence can hardly separate right from wrong. The calibrated confidence (logistic in match and margin, fitted ' +
-    'on all 190 phrasings) is what turns a good ranking into safe auto-runs: label and paraphrase phrasings mostly auto-run, ' +
+    'practitioners use (pg_dump, cloudfront, zendesk), and BM25F weighs rare words up. The dense side is a word alignment: ' +
+    'each task word scored by its best word-vector cosine against the plan document (vectors with the mean and top 8 ' +
+    'principal directions removed), averaged. The SIF sentence cosine it replaces was weak alone (domain 0.33) and added ' +
+    'nothing to lexical at weight 0.2, because one telling pair ("recover" ~ "restore") is averaged away in a sentence ' +
+    'vector; the alignment keeps it, and fused 0.6/0.4 with lexical lifts domain language by 8 points. Query expansion ' +
+    'from the same word vectors (nearest neighbours, soft term matches in BM25F) and WordNet synonyms were measured and ' +
+    'hurt: general-English neighbours are as often noise as help. Reciprocal rank fusion flattens margins, so its fitted ' +
+    'confidence can hardly separate right from wrong. The calibrated confidence (logistic in match and margin, fitted on ' +
+    'all 190 phrasings) is what turns a good ranking into safe auto-runs: label and paraphrase phrasings mostly auto-run, ' +
     'domain language mostly asks (needs_more), which is the right failure. Remaining misses are near-neighbours sharing ' +
     'incidental words ("orders" → refund order, "release" → canary release) and phrasings whose meaning no word vector ' +
-    'carries ("bring it back" = restore); learned aliases fix those for the next request. Selectors without shipped ' +
-    'coefficients get their own calibration fitted on the set, so auto-run rates compare like with like.',
+    'carries; learned aliases fix those for the next request. Selectors without shipped coefficients get their own ' +
+    'calibration fitted on the set, so auto-run rates compare like with like.',
   async run(env, log) {
     const figures: Figure[] = [];
     const notes: string[] = [];

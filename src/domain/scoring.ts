@@ -21,6 +21,8 @@ export interface ScoreSignals {
   recency: number;
   cosine?: number;
   lexical?: number;
+  /** Word alignment of the task against the plan document (calibrated mode, word-vector embedders). */
+  alignment?: number;
 }
 
 /** Default auto-run threshold of the membrane formula. */
@@ -75,7 +77,7 @@ export function scoreRecord(record: Scorable, now: Date, cosine?: number): { sco
 export function calibratedScoreRecord(
   record: Scorable,
   now: Date,
-  evidence: { match: number; cosine?: number; lexical?: number },
+  evidence: { match: number; cosine?: number; lexical?: number; alignment?: number },
 ): { score: number; signals: ScoreSignals } {
   const signals: ScoreSignals = {
     applicability: evidence.match,
@@ -83,6 +85,7 @@ export function calibratedScoreRecord(
     recency: recency(record.last_reinforced_at, now),
     ...(evidence.cosine === undefined ? {} : { cosine: evidence.cosine }),
     ...(evidence.lexical === undefined ? {} : { lexical: evidence.lexical }),
+    ...(evidence.alignment === undefined ? {} : { alignment: evidence.alignment }),
   };
   return { score: calibratedScore(signals.applicability, signals.success_rate, signals.recency), signals };
 }

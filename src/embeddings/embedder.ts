@@ -11,6 +11,12 @@ import { createSemanticEmbedder } from './semantic-embedder';
 export interface Embedder {
   readonly name: string;
   embed(texts: readonly string[]): Promise<number[][]>;
+  /**
+   * Word alignment of a task against each document, given as its content words (see
+   * domain/content-words), in [0, 1]: a word-level semantic match, for embedders made of word
+   * vectors; retrieval uses the sentence cosine where this is missing.
+   */
+  align?(task: string, documents: ReadonlyArray<readonly string[]>): Promise<number[]>;
 }
 
 function bucket(feature: string): { index: number; sign: number } {

@@ -10,7 +10,9 @@
 import { createHash } from 'node:crypto';
 import { EMBEDDING_DIMENSIONS } from '../db/schema';
 import { documentWords } from '../domain/plan-document';
+import { contentWords } from '../domain/content-words';
 import type { Embedder } from './embedder';
+import { createWordAligner, type WordAligner } from './word-alignment';
 import { loadWordVectors, wordVectorSource, type WordVectors } from './word-vectors';
 
 /** SIF smoothing constant (Arora et al. 2017 use 1e-3 with corpus word probabilities). */
@@ -68,6 +70,15 @@ export function sentenceVector(vectors: WordVectors, text: string): number[] {
   return Array.from(out, (v) => (norm === 0 ? 0 : v / norm));
 }
 
+let aligner: Promise<WordAligner> | undefined;
+
+/** The word aligner over the same word vectors, built once per process (~0.5 s). */
+function loadAligner(): Promise<WordAligner> {
+  aligner ??= loadWordVectors().then((vectors) => createWordAligner(vectors));
+  aligner.catch(() => (aligner = undefined));
+  return aligner;
+}
+
 /**
  * The semantic embedder; the word vectors load on first use. Its name records their source, so
  * vectors it made can be told apart from another embedder's.
@@ -78,6 +89,11 @@ export function createSemanticEmbedder(): Embedder {
     async embed(texts) {
       const vectors = await loadWordVectors();
       return texts.map((text) => sentenceVector(vectors, text));
+    },
+    async align(task, documents) {
+      const words = await loadAligner();
+      const taskWords = contentWords(task);
+      return documents.map((document) => words.align(taskWords, document));
     },
   };
 }

@@ -9,6 +9,8 @@ import { z } from 'zod';
 import type { Db } from '../db/client';
 import { memoryTypeSchema, trustContextSchema, type MemoryRecord, type TrustContext } from '../domain/records';
 import { parseTsvector, lexicalMatch } from '../domain/lexical';
+import { planDocument } from '../domain/plan-document';
+import { contentWords } from '../domain/content-words';
 import { calibratedScoreRecord, MEMBRANE_THRESHOLD, scoreRecord, select, type ScoreSignals, type Selection } from '../domain/scoring';
 import {
   CALIBRATED_THRESHOLD,
@@ -73,7 +75,10 @@ const MAX_EF_SEARCH = 1000;
 const LEXICAL_DF_SHARE = 0.02;
 const LEXICAL_DF_FLOOR = 200;
 
-type CandidateRow = RecordRow & { distance: number | null; document: string | null };
+/** Plans whose document words a retriever keeps (dropped whole when full: cheap to recompute). */
+const DOCUMENT_WORD_CACHE = 20_000;
+
+type CandidateRow = RecordRow & { distance: number | null; document: string | null; aliases: string[] | null };
 
 export interface RetrieverOptions {
   db: Db;
@@ -140,10 +145,35 @@ export function createRetriever(options: RetrieverOptions) {
       if (branches.length === 0) return { rows: [] as CandidateRow[], lexemes, corpus };
       const distance = vector ? sql`CASE WHEN ${sameEmbedder} THEN r.embedding <=> ${vector} END` : sql`NULL::float8`;
       const result = await tx.execute<CandidateRow>(sql`SELECT ${RECORD_COLUMNS}, ${distance} AS distance,
-          ${lexicalOn ? sql`r.document::text` : sql`NULL::text`} AS document
+          ${lexicalOn ? sql`r.document::text` : sql`NULL::text`} AS document, r.aliases
         FROM (${sql.join(branches, sql` UNION `)}) c JOIN memory_records r ON r.id = c.id LEFT JOIN plan_stats s ON s.plan_id = r.id`);
       return { rows: result.rows, lexemes, corpus };
     });
+  }
+
+  const documentWordCache = new Map<string, string[]>();
+
+  /** Word alignment of the task against each plan's document, where the embedder offers it (calibrated mode). */
+  async function alignmentsOf(task: string, rows: readonly CandidateRow[], records: readonly MemoryRecord[]): Promise<Array<number | undefined>> {
+    if (!embedder?.align || !denseOn || mode !== 'calibrated') return records.map(() => undefined);
+    const plans = records.flatMap((record, i) => (record.payload.kind === 'plan_graph' ? [{ i, payload: record.payload }] : []));
+    const documents = plans.map(({ i, payload }) => {
+      const record = records[i]!;
+      const aliases = rows[i]!.aliases ?? [];
+      // Everything the document is made of is in the key, so an edit never reads stale words.
+      const key = `${record.id}|${record.revision}|${record.updated_at}|${record.tags.join('|')}|${aliases.join('|')}`;
+      let words = documentWordCache.get(key);
+      if (!words) {
+        words = contentWords(Object.values(planDocument(payload, { tags: record.tags, aliases })).join(' '));
+        if (documentWordCache.size >= DOCUMENT_WORD_CACHE) documentWordCache.clear();
+        documentWordCache.set(key, words);
+      }
+      return words;
+    });
+    const scores = await embedder.align(task, documents);
+    const out = new Array<number | undefined>(records.length).fill(undefined);
+    plans.forEach(({ i }, k) => (out[i] = scores[k]));
+    return out;
   }
 
   return {
@@ -152,17 +182,18 @@ export function createRetriever(options: RetrieverOptions) {
       const { task_descriptor, trust, memory_types, limit } = retrieveRequestSchema.parse(request);
       const query = await queryEmbedding(task_descriptor);
       const { rows, lexemes, corpus } = await gather(trust, [...new Set(memory_types)], candidatePoolSize(limit), task_descriptor, query);
-      const evidence = rows.map((row) => {
-        const record = toMemoryRecord(row);
+      const records = rows.map(toMemoryRecord);
+      const alignments = await alignmentsOf(task_descriptor, rows, records);
+      const evidence = rows.map((row, i) => {
         const cosine = row.distance == null || Number.isNaN(Number(row.distance)) ? undefined : 1 - Number(row.distance);
         const lexical = corpus ? lexicalMatch(lexemes, parseTsvector(row.document), corpus) : undefined;
-        return { record, cosine, lexical };
+        return { record: records[i]!, cosine, lexical, alignment: alignments[i] };
       });
       const matches = mode === 'calibrated' ? matchesOf(evidence, matchKind, options.fusion ?? 'weighted') : [];
       const scored = evidence
-        .map(({ record, cosine, lexical }, i): ScoredCandidate => {
+        .map(({ record, cosine, lexical, alignment }, i): ScoredCandidate => {
           const { score, signals } =
-            mode === 'membrane' ? scoreRecord(record, now, cosine) : calibratedScoreRecord(record, now, { match: matches[i]!, cosine, lexical });
+            mode === 'membrane' ? scoreRecord(record, now, cosine) : calibratedScoreRecord(record, now, { match: matches[i]!, cosine, lexical, alignment });
           const redacted = visibility(record, trust) === 'redacted';
           return { record: redacted ? redact(record) : record, redacted, score, signals };
         })
@@ -179,8 +210,8 @@ export function createRetriever(options: RetrieverOptions) {
 }
 
 /** The fused match of every candidate: calibrated weights, or reciprocal ranks within the pool. */
-function matchesOf(evidence: ReadonlyArray<{ cosine?: number; lexical?: number }>, kind: MatchKind, fusion: 'weighted' | 'rrf'): number[] {
-  if (fusion === 'weighted' || kind !== 'hybrid') return evidence.map((e) => fusedMatch(kind, e.lexical, e.cosine));
+function matchesOf(evidence: ReadonlyArray<{ cosine?: number; lexical?: number; alignment?: number }>, kind: MatchKind, fusion: 'weighted' | 'rrf'): number[] {
+  if (fusion === 'weighted' || kind !== 'hybrid') return evidence.map((e) => fusedMatch(kind, e.lexical, e));
   const rankBy = (value: (e: (typeof evidence)[number]) => number) => {
     const order = evidence.map((e, i) => [value(e), i] as const).sort((a, b) => b[0] - a[0]);
     const ranks = new Array<number>(evidence.length);
@@ -188,7 +219,7 @@ function matchesOf(evidence: ReadonlyArray<{ cosine?: number; lexical?: number }
     return ranks;
   };
   const lexRanks = rankBy((e) => e.lexical ?? 0);
-  const denseRanks = rankBy((e) => e.cosine ?? -1);
+  const denseRanks = rankBy((e) => e.alignment ?? e.cosine ?? -1);
   return evidence.map((_, i) => reciprocalRankFusion(lexRanks[i]!, denseRanks[i]!));
 }
 

@@ -101,13 +101,15 @@ describe('hybrid retrieval', () => {
     const retriever = createRetriever({ db, embedder });
     const backup = LABELLED_PLANS.findIndex((p) => p.intent === 'backup_postgres_database');
     const restore = LABELLED_PLANS.findIndex((p) => p.intent === 'restore_postgres_database');
-    const first = await retriever.retrieve({ task_descriptor: 'take a backup of the postgres db before the upgrade', trust: publicTrust });
+    const first = await retriever.retrieve({ task_descriptor: "pg_dump the orders db to s3 before tonight's maintenance window", trust: publicTrust });
     expect(first.candidates[0]!.record.id).toBe(ids[backup]);
     const second = await retriever.retrieve({ task_descriptor: 'restore the database from a backup', trust: publicTrust });
     expect(second.candidates[0]!.record.id).toBe(ids[restore]);
     const signals = second.candidates[0]!.signals;
     expect(signals.lexical).toBeGreaterThan(0);
     expect(signals.cosine).toBeGreaterThan(0);
+    // The word-vector embedder also aligns the task's words with the document's: the words here are the plan's own.
+    expect(signals.alignment).toBeGreaterThan(0.9);
     // applicability is the fused match; success and recency only add up to 0.05 to the score.
     expect(second.candidates[0]!.score - signals.applicability).toBeLessThanOrEqual(0.05 + 1e-9);
   });

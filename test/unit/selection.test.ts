@@ -37,9 +37,13 @@ describe('lexical match (BM25F)', () => {
 
 describe('fusion, score and confidence', () => {
   it('fuses with the calibrated weights; single-evidence kinds use one signal', () => {
-    expect(fusedMatch('hybrid', 0.5, 0.6)).toBeCloseTo(FUSION_WEIGHTS.lexical * 0.5 + FUSION_WEIGHTS.dense * 0.6, 12);
-    expect(fusedMatch('lexical', 0.5, 0.6)).toBe(0.5);
-    expect(fusedMatch('dense', 0.5, -0.2)).toBe(0);
+    const { alignment, cosine } = FUSION_WEIGHTS;
+    expect(fusedMatch('hybrid', 0.5, { cosine: 0.6 })).toBeCloseTo(cosine.lexical * 0.5 + cosine.dense * 0.6, 12);
+    // The word alignment, where there is one, is the dense evidence instead of the cosine.
+    expect(fusedMatch('hybrid', 0.5, { alignment: 0.3, cosine: 0.6 })).toBeCloseTo(alignment.lexical * 0.5 + alignment.dense * 0.3, 12);
+    expect(fusedMatch('lexical', 0.5, { alignment: 0.3, cosine: 0.6 })).toBe(0.5);
+    expect(fusedMatch('dense', 0.5, { alignment: 0.3, cosine: 0.6 })).toBe(0.3);
+    expect(fusedMatch('dense', 0.5, { cosine: -0.2 })).toBe(0);
     expect(reciprocalRankFusion(1, 1)).toBeCloseTo(1, 12);
   });
 

@@ -14,13 +14,14 @@ export const scoredCandidateSchema = z.object({
   record: z.union([memoryRecordSchema, redactedRecordSchema]),
   redacted: z.boolean(),
   score: z.number(),
-  /** applicability = the fused match (calibrated mode) or (cosine+1)/2 (membrane); cosine and lexical are the raw evidence. */
+  /** applicability = the fused match (calibrated mode) or (cosine+1)/2 (membrane); cosine, lexical and alignment are the raw evidence. */
   signals: z.object({
     applicability: z.number(),
     success_rate: z.number(),
     recency: z.number(),
     cosine: z.number().optional(),
     lexical: z.number().optional(),
+    alignment: z.number().optional(),
   }),
 });
 export const retrieveResponseSchema = z.object({
