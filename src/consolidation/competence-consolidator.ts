@@ -69,6 +69,7 @@ export function createCompetenceConsolidator(deps: { db: Db; embedder?: Embedder
       payload: payloads[i],
       label: g.skill_name,
       embedding: embeddings[i] ? JSON.stringify(embeddings[i]) : null,
+      embedder: embeddings[i] ? embedder!.name : null,
     }));
   }
 
@@ -89,11 +90,11 @@ export function createCompetenceConsolidator(deps: { db: Db; embedder?: Embedder
         // Sorted by name so concurrent passes take the unique-index entries in the same order.
         const inserted = fresh.length === 0 ? [] : (
           await tx.execute<{ id: string }>(sql`
-            INSERT INTO memory_records (type, sensitivity, sensitivity_rank, confidence, salience, scope, tags, payload, label, embedding)
+            INSERT INTO memory_records (type, sensitivity, sensitivity_rank, confidence, salience, scope, tags, payload, label, embedding, embedder)
             SELECT 'competence', x.sensitivity, x.sensitivity_rank, ${COMPETENCE_CONFIDENCE}, ${INITIAL_SKILL_SALIENCE}, x.scope,
-                   ${sql.param([...COMPETENCE_TAGS])}::text[], x.payload, x.label, x.embedding::vector
+                   ${sql.param([...COMPETENCE_TAGS])}::text[], x.payload, x.label, x.embedding::vector, x.embedder
               FROM jsonb_to_recordset(${JSON.stringify(fresh)}::jsonb)
-                AS x(sensitivity text, sensitivity_rank smallint, scope text, payload jsonb, label text, embedding text)
+                AS x(sensitivity text, sensitivity_rank smallint, scope text, payload jsonb, label text, embedding text, embedder text)
              ORDER BY x.label
             ON CONFLICT (label) WHERE type = 'competence' DO NOTHING
             RETURNING id`)

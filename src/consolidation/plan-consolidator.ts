@@ -113,6 +113,7 @@ export function createPlanConsolidator(deps: { db: Db; embedder?: Embedder; gene
         label: plan.intent,
         structure_key: c.key,
         embedding: embeddings[i] ? JSON.stringify(embeddings[i]) : null,
+        embedder: embeddings[i] ? embedder!.name : null,
       };
     });
   }
@@ -158,11 +159,11 @@ export function createPlanConsolidator(deps: { db: Db; embedder?: Embedder; gene
         const sorted = [...fresh].sort((a, b) => (a.structure_key < b.structure_key ? -1 : 1));
         const inserted = sorted.length === 0 ? [] : (
           await tx.execute<{ id: string; structure_key: string }>(sql`
-            INSERT INTO memory_records (id, type, sensitivity, sensitivity_rank, confidence, scope, tags, payload, label, structure_key, embedding)
+            INSERT INTO memory_records (id, type, sensitivity, sensitivity_rank, confidence, scope, tags, payload, label, structure_key, embedding, embedder)
             SELECT x.id, 'plan_graph', x.sensitivity, x.sensitivity_rank, ${PLAN_CONFIDENCE}, x.scope, ${sql.param([...PLAN_TAGS])}::text[],
-                   x.payload, x.label, x.structure_key, x.embedding::vector
+                   x.payload, x.label, x.structure_key, x.embedding::vector, x.embedder
               FROM jsonb_to_recordset(${JSON.stringify(sorted)}::jsonb) AS x(id uuid, sensitivity text, sensitivity_rank smallint,
-                   scope text, payload jsonb, label text, structure_key text, embedding text)
+                   scope text, payload jsonb, label text, structure_key text, embedding text, embedder text)
              ORDER BY x.structure_key
             ON CONFLICT (structure_key) WHERE ${ACTIVE_PLAN} DO NOTHING
             RETURNING id, structure_key`)

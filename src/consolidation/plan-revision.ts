@@ -45,21 +45,22 @@ export async function reviseLearnedPlans(
       label: payload.intent,
       structure_key: structureKey(payload),
       embedding: embeddings[i] ? JSON.stringify(embeddings[i]) : null,
+      embedder: embeddings[i] ? options.embedder!.name : null,
     };
   });
   const revised = await tx.execute<{ old_id: string; new_id: string }>(sql`
     WITH input AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-        AS x(old_id uuid, expected int, new_id uuid, payload jsonb, label text, structure_key text, embedding text)
+        AS x(old_id uuid, expected int, new_id uuid, payload jsonb, label text, structure_key text, embedding text, embedder text)
     ), superseded AS (
       UPDATE memory_records r SET status = 'superseded', revision = r.revision + 1, updated_at = now()
         FROM input i
        WHERE r.id = i.old_id AND r.status = 'active' AND r.revision = i.expected
       RETURNING r.id, r.revision, r.sensitivity, r.sensitivity_rank, r.confidence, r.salience, r.scope, r.tags
     ), created AS (
-      INSERT INTO memory_records (id, type, sensitivity, sensitivity_rank, confidence, salience, scope, tags, payload, label, structure_key, embedding)
+      INSERT INTO memory_records (id, type, sensitivity, sensitivity_rank, confidence, salience, scope, tags, payload, label, structure_key, embedding, embedder)
       SELECT i.new_id, 'plan_graph', s.sensitivity, s.sensitivity_rank, s.confidence, s.salience, s.scope, s.tags,
-             i.payload, i.label, i.structure_key, i.embedding::vector
+             i.payload, i.label, i.structure_key, i.embedding::vector, i.embedder
         FROM input i JOIN superseded s ON s.id = i.old_id
        ORDER BY i.structure_key
       RETURNING id

@@ -16,8 +16,11 @@ pg.types.setTypeParser(20, (v) => Number(v));
 /** Opens a pool and a drizzle handle on it. */
 export function createDb(url: string, poolSize = 10): Db {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5_000 });
-  // An idle client losing its connection (e.g. Postgres restarting) must not crash the process.
+  // A client losing its connection (e.g. Postgres restarting) must not crash the process: idle,
+  // the pool drops it; checked out (between a transaction's statements), the query it runs next
+  // fails and the caller's retry takes over. pg emits both as 'error' events, fatal unheard.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return drizzle(pool, { schema }) as Db;
 }
 

@@ -99,7 +99,9 @@ describe('plan graph consolidation', () => {
     await pass();
     const [plan] = await plansFrom([id!]);
     expect(planOf(plan!)).toMatchObject({ description: task, examples: [task] });
-    const row = await ctx.db.execute<{ embedding: string }>(sql`SELECT embedding::text AS embedding FROM memory_records WHERE id = ${plan!.id}`);
+    const row = await ctx.db.execute<{ embedding: string; embedder: string }>(sql`SELECT embedding::text AS embedding, embedder FROM memory_records WHERE id = ${plan!.id}`);
+    // The vector names its embedder, so retrieval never compares it with another embedder's query.
+    expect(row.rows[0]!.embedder).toBe(createEmbedder(ctx.config)!.name);
     const stored = JSON.parse(row.rows[0]!.embedding) as number[];
     const [expected] = (await createEmbedder(ctx.config)!.embed([embeddingText(plan!.payload)])) as [number[]];
     const cosine = stored.reduce((sum, v, i) => sum + v * expected[i]!, 0);
