@@ -1,7 +1,8 @@
 /**
  * Scenario 5: consolidation. 10,000 generated episodes are ingested (the JSONL path the CLI
- * uses) and consolidated in one pass with generalisation off, then the same episodes under
- * another prefix with generalisation on; a last pass over everything must find nothing new.
+ * uses) and consolidated in one pass with generalisation off; the store is emptied, and the same
+ * episodes under another prefix are consolidated with generalisation on, so both passes do the
+ * same work from the same state; a last pass must find nothing new.
  */
 import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
@@ -15,6 +16,11 @@ import type { Scenario } from '../lib/scenario';
 import { round } from '../lib/stats';
 
 const EPISODES = 10_000;
+
+/** Empties the memory store (the bench database is the run's own), so a pass starts from nothing. */
+async function emptyStore(env: BenchEnv): Promise<void> {
+  await env.db.execute(sql`TRUNCATE memory_records, memory_relations, audit_log, consolidated_sources, plan_stats, plan_runs, consolidation_passes CASCADE`);
+}
 
 /** Ingests the generated episodes under a prefix; returns the ingest time. */
 async function ingest(env: BenchEnv, prefix: string, log: (line: string) => void): Promise<number> {
@@ -59,25 +65,27 @@ export const consolidation: Scenario = {
     `\`generateEpisodes\` (src/consolidation/generate-episodes.ts) makes ${EPISODES.toLocaleString('en-US')} agent-like episodes with distinct intents ` +
     '(every eligible episode becomes its own plan: the consolidator\'s worst case) whose results feed later calls and whose task ' +
     'summary names a repository and branch. They are ingested as JSON Lines through `ingestEpisodes` (as `plangraph episodes ingest` ' +
-    'does) and consolidated by one `runConsolidationOnce` pass on a worker with CONSOLIDATION_GENERALISE=false; then the same ' +
-    'episodes under another prefix are ingested and consolidated by a worker with generalisation on (that pass also scans the ' +
-    'first batch, already consolidated, which counts against it). A last pass over both must create and revise nothing. ' +
+    'does) and consolidated by one `runConsolidationOnce` pass on a worker with CONSOLIDATION_GENERALISE=false; then the store ' +
+    'is emptied and the same episodes under another prefix are ingested and consolidated by a worker with generalisation on, ' +
+    'so both passes do the same work from the same state. A last pass must create and revise nothing. ' +
     'Ratio: generalisation on / off.',
   analysis:
     'Generalisation adds value-provenance tracing (result leaves indexed per episode, each arg leaf looked up, substrings ' +
     'matched against earlier results) and task-input matching to each conversion; both are linear in the size of an ' +
     'episode\'s args and results, so the pass stays Postgres-bound.',
   async run(env, log) {
+    await emptyStore(env);
     const ingestOff = await ingest(env, 'bench_off', log);
     const off = await timedPass(env, false);
     log(`generalisation off: ${Math.round(off.ms)} ms: ${JSON.stringify(off.counts)}`);
+    const literal = await generalisedShares(env, 'bench_off');
+    await emptyStore(env);
     const ingestOn = await ingest(env, 'bench_on', log);
     const on = await timedPass(env, true);
     log(`generalisation on: ${Math.round(on.ms)} ms: ${JSON.stringify(on.counts)}`);
     const again = await timedPass(env, true);
     log(`idempotent pass: ${Math.round(again.ms)} ms: ${JSON.stringify(again.counts)}`);
     const shares = await generalisedShares(env, 'bench_on');
-    const literal = await generalisedShares(env, 'bench_off');
     return {
       figures: [
         { label: 'ingest', value: round((ingestOff + ingestOn) / 2000, 2), unit: 's' },
