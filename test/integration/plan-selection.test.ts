@@ -4,10 +4,9 @@
  * re-embedding. A database of its own, since corpus statistics span every stored plan.
  */
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LABELLED_PLANS, labelledPayload } from '../../bench/selection/labelled-set';
-import { createDb, createScratchDatabase, type Db } from '../../src/db/client';
+import type { Db } from '../../src/db/client';
 import { documentWords, planDocument } from '../../src/domain/plan-document';
 import { planGraphPayloadSchema, type Sensitivity } from '../../src/domain/records';
 import { calibratedConfidence, CALIBRATED_THRESHOLD } from '../../src/domain/selection';
@@ -18,23 +17,12 @@ import { createRetriever, isSelectable } from '../../src/retrieval/retrieve';
 import { createAliasLearner, MAX_ALIASES } from '../../src/store/aliases';
 import { reembedRecords } from '../../src/store/reembed';
 import { createRecordStore } from '../../src/store/records';
+import { emptyRecords, usePrivateDatabase } from './private-database';
 
 const embedder = createSemanticEmbedder();
-let database: Awaited<ReturnType<typeof createScratchDatabase>>;
 let db: Db;
-
-beforeAll(async () => {
-  database = await createScratchDatabase(inject('databaseUrl'), `${new URL(inject('databaseUrl')).pathname.slice(1)}_selection`);
-  db = createDb(database.url);
-});
-afterAll(async () => {
-  await db?.$client.end();
-  await database?.drop();
-});
-
-async function reset() {
-  await db.execute(sql`TRUNCATE memory_records, memory_relations, audit_log, plan_stats CASCADE`);
-}
+usePrivateDatabase('selection', (opened) => (db = opened));
+const reset = () => emptyRecords(db);
 
 /** Stores the labelled plans (or some of them) with their tags, at the given sensitivity and scope. */
 async function storeLabelled(indices: number[], envelope: { sensitivity?: Sensitivity; scope?: string } = {}) {

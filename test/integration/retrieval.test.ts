@@ -3,9 +3,8 @@
  * file uses a database of its own (created and migrated here) instead of the run's shared one.
  */
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
-import { createDb, createScratchDatabase, type Db } from '../../src/db/client';
+import { describe, expect, it } from 'vitest';
+import type { Db } from '../../src/db/client';
 import { EMBEDDING_DIMENSIONS } from '../../src/db/schema';
 import { planGraphPayloadSchema, type Sensitivity } from '../../src/domain/records';
 import { hashEmbedder, type Embedder } from '../../src/embeddings/embedder';
@@ -14,6 +13,7 @@ import { createRetriever, isSelectable } from '../../src/retrieval/retrieve';
 import { createRecordStore } from '../../src/store/records';
 import { createRevisionStore } from '../../src/store/revisions';
 import { uid } from './harness';
+import { emptyRecords, usePrivateDatabase } from './private-database';
 
 const NOW = new Date();
 const DAY = 86_400_000;
@@ -33,23 +33,10 @@ const axisEmbedder: Embedder = {
   embed: async (texts) => texts.map((t) => (t.startsWith('axis:') ? axis(Number(t.slice(5))) : new Array(EMBEDDING_DIMENSIONS).fill(0))),
 };
 
-let database: Awaited<ReturnType<typeof createScratchDatabase>>;
 let db: Db;
 const threshold = 0.7;
-
-beforeAll(async () => {
-  database = await createScratchDatabase(inject('databaseUrl'), `${new URL(inject('databaseUrl')).pathname.slice(1)}_retrieval`);
-  db = createDb(database.url);
-});
-afterAll(async () => {
-  await db?.$client.end();
-  await database?.drop();
-});
-
-/** Empties the private database so each test sees only its own records. */
-async function reset() {
-  await db.execute(sql`TRUNCATE memory_records, memory_relations, audit_log, plan_stats CASCADE`);
-}
+usePrivateDatabase('retrieval', (opened) => (db = opened));
+const reset = () => emptyRecords(db);
 
 interface PlanSpec {
   intent?: string;
