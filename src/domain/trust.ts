@@ -3,6 +3,7 @@
  * all of it, a redacted envelope (exactly one sensitivity level above), or nothing.
  */
 import type { z } from 'zod';
+import { DomainError } from './errors';
 import {
   memoryRecordSchema,
   isSensitivity,
@@ -69,4 +70,13 @@ export function runnableBy(plan: Pick<PlanGraphPayload, 'constraints'>, trust: T
   if (!isSensitivity(trust.max_sensitivity)) return false;
   if (max_sensitivity === undefined) return true;
   return isSensitivity(max_sensitivity) && sensitivityRank(max_sensitivity) <= sensitivityRank(trust.max_sensitivity);
+}
+
+/** A caller may only write records it could read in full (omitted trust = a trusted caller). */
+export function assertWritable(envelope: { sensitivity: Sensitivity; scope: string }, trust: TrustContext | undefined): void {
+  if (!trust) return;
+  if (sensitivityVisibility(envelope.sensitivity, trust.max_sensitivity) !== 'visible') {
+    throw new DomainError('forbidden', `cannot write a "${envelope.sensitivity}" plan with clearance "${trust.max_sensitivity}"`);
+  }
+  if (!scopeAllowed(envelope.scope, trust.scopes)) throw new DomainError('forbidden', `scope "${envelope.scope}" is not granted to this caller`);
 }

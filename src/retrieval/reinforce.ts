@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Db } from '../db/client';
 import { DomainError } from '../domain/errors';
 import type { AliasLearner } from '../store/aliases';
+import { appendAudit } from '../store/record-log';
 
 /** Salience added per reinforcement unless the caller names another gain. */
 export const DEFAULT_REINFORCE_GAIN = 0.1;
@@ -46,8 +47,7 @@ export function createReinforcer(db: Db, aliases?: Pick<AliasLearner, 'learn'>) 
           RETURNING id, type, salience, last_reinforced_at, revision`);
         const row = updated.rows[0];
         if (!row) await refuse(tx, id);
-        await tx.execute(sql`INSERT INTO audit_log (record_id, action, actor, reason, revision, details)
-          VALUES (${id}::uuid, 'reinforce', ${actor}, ${reason ?? null}, ${row!.revision}, ${JSON.stringify({ gain, salience: row!.salience })}::jsonb)`);
+        await appendAudit(tx, { id, action: 'reinforce', actor, reason, revision: row!.revision, details: { gain, salience: row!.salience } });
         return { id: row!.id, salience: Number(row!.salience), last_reinforced_at: new Date(row!.last_reinforced_at).toISOString(), revision: row!.revision };
       });
       const learned = task_descriptor && aliases ? await aliases.learn(id, task_descriptor, actor, 'reinforced for a task') : undefined;

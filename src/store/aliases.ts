@@ -10,6 +10,7 @@ import type { Db } from '../db/client';
 import type { PlanGraphPayload } from '../domain/records';
 import type { Embedder } from '../embeddings/embedder';
 import { planEmbeddingText } from './records';
+import { appendAudit } from './record-log';
 
 /** Most aliases a plan keeps; the oldest give way. */
 export const MAX_ALIASES = 20;
@@ -57,8 +58,7 @@ export function createAliasLearner(db: Db, embedder?: Embedder) {
         await tx.execute(sql`UPDATE memory_records SET aliases = ${sql.param(aliases)}::text[], updated_at = now()
           ${embedding ? sql`, embedding = ${`[${embedding.join(',')}]`}::vector, embedder = ${embedder!.name}` : sql``}
           WHERE id = ${id}::uuid`);
-        await tx.execute(sql`INSERT INTO audit_log (record_id, action, actor, reason, revision, details)
-          VALUES (${id}::uuid, 'learn_alias', ${actor}, ${source}, ${row.revision}, ${JSON.stringify({ alias, aliases: aliases.length })}::jsonb)`);
+        await appendAudit(tx, { id, action: 'learn_alias', actor, reason: source, revision: row.revision, details: { alias, aliases: aliases.length } });
         return { id, alias, learned: true, aliases };
       });
     },

@@ -19,6 +19,7 @@ import {
   type Sensitivity,
 } from '../domain/records';
 import { structureKey } from '../domain/structure';
+import { appendAudit, auditTrail, insertRelations } from './record-log';
 
 /** A Db or an open transaction: anything that can run a query. */
 export type Queryable = Pick<Db, 'execute' | 'insert' | 'select' | 'update'>;
@@ -151,11 +152,8 @@ export function createRecordStore(db: Db, embedder?: Embedder) {
       const id = await db.transaction(async (tx) => {
         const [row] = await tx.insert(memoryRecords).values(recordValues({ ...record, embedding, embedder: embedderName })).returning({ id: memoryRecords.id });
         const newId = row!.id;
-        for (const rel of relations) {
-          await tx.execute(sql`INSERT INTO memory_relations (source_id, predicate, target_id, weight)
-            VALUES (${newId}, ${rel.predicate}, ${rel.target_id}, ${rel.weight}) ON CONFLICT DO NOTHING`);
-        }
-        await tx.execute(sql`INSERT INTO audit_log (record_id, action, actor, revision) VALUES (${newId}, 'create', ${actor}, 1)`);
+        await insertRelations(tx, newId, relations);
+        await appendAudit(tx, { id: newId, action: 'create', actor, revision: 1 });
         return newId;
       });
       return (await this.get(id))!;
@@ -170,11 +168,8 @@ export function createRecordStore(db: Db, embedder?: Embedder) {
     },
 
     /** The audit entries of a record, oldest first. */
-    async audit(id: string) {
-      const result = await db.execute<{ action: string; actor: string; reason: string | null; revision: number; at: Date }>(
-        sql`SELECT action, actor, reason, revision, at FROM audit_log WHERE record_id = ${id} ORDER BY id`,
-      );
-      return result.rows;
+    audit(id: string) {
+      return auditTrail(db, id);
     },
   };
 }

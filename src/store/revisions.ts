@@ -9,22 +9,20 @@
  * exact record they started with, and history stays queryable.
  */
 import { randomBytes } from 'node:crypto';
-import { sql } from 'drizzle-orm';
-import { z } from 'zod';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { memoryRecords } from '../db/schema';
 import { parsePlanGraph } from '../domain/graph';
 import {
   sensitivityRank,
   SENSITIVITIES,
-  type MemoryRecord,
   type PlanGraphPayload,
   type Relation,
   type Sensitivity,
   type TrustContext,
 } from '../domain/records';
 import { structureKey } from '../domain/structure';
-import { scopeAllowed, visibility } from '../domain/trust';
+import { assertWritable } from '../domain/trust';
 import type { Embedder } from '../embeddings/embedder';
 import { DomainError } from '../domain/errors';
 import {
@@ -43,6 +41,8 @@ import {
   type SupersedeInput,
   type WriteResult,
 } from '../domain/revision-requests';
+import { bumpRevision, lockPlan, type LockedPlan, type Tx } from './plan-lock';
+import { appendAudit, insertRelations } from './record-log';
 import { createRecordStore, embeddingText, recordValues } from './records';
 
 /** Scope a merged plan gets when its sources do not share one. */
@@ -53,23 +53,6 @@ export interface WriteContext {
   actor: string;
   trust?: TrustContext;
 }
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-
-interface LockedPlan extends Record<string, unknown> {
-  id: string;
-  type: string;
-  status: MemoryRecord['status'];
-  revision: number;
-  sensitivity: Sensitivity;
-  scope: string;
-  confidence: number;
-  salience: number;
-  tags: string[];
-  payload: PlanGraphPayload;
-}
-
-const isUuid = (id: string) => z.uuid().safeParse(id).success;
 
 /** The next version label: "3" → "4", anything else gets ".1" appended. */
 export function nextVersion(version: string): string {
@@ -92,70 +75,6 @@ function stripUndefined(o: Record<string, string | undefined>): Record<string, s
 
 const freshPlanId = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex')}`;
 
-/** A caller may only write records it could read in full. */
-function assertWritable(envelope: { sensitivity: Sensitivity; scope: string }, trust: TrustContext | undefined): void {
-  if (!trust) return;
-  if (sensitivityRank(envelope.sensitivity) > sensitivityRank(trust.max_sensitivity)) {
-    throw new DomainError('forbidden', `cannot write a "${envelope.sensitivity}" plan with clearance "${trust.max_sensitivity}"`);
-  }
-  if (!scopeAllowed(envelope.scope, trust.scopes)) throw new DomainError('forbidden', `scope "${envelope.scope}" is not granted to this caller`);
-}
-
-/**
- * Locks a plan row for the rest of the transaction and checks that it is an active plan the
- * caller may see, at the expected revision. A concurrent writer waits here, then sees the
- * revision the first one committed and gets its conflict.
- */
-async function lockPlan(tx: Tx, id: string, expected: number, trust: TrustContext | undefined): Promise<LockedPlan> {
-  const notFound = () => new DomainError('not_found', `no plan ${id}`, { id });
-  if (!isUuid(id)) throw notFound();
-  const found = await tx.execute<LockedPlan>(sql`SELECT id, type, status, revision, sensitivity, scope, confidence, salience, tags, payload
-    FROM memory_records WHERE id = ${id}::uuid FOR UPDATE`);
-  const plan = found.rows[0];
-  if (!plan) throw notFound();
-  const seen = trust ? visibility(plan, trust) : 'visible';
-  if (seen === 'invisible') throw notFound();
-  if (seen === 'redacted') throw new DomainError('forbidden', `plan ${id} is above this caller's clearance`, { id });
-  if (plan.type !== 'plan_graph') {
-    const what = plan.type === 'episodic' ? 'an episode (immutable once stored)' : `a ${plan.type}`;
-    throw new DomainError('not_a_plan', `record ${id} is ${what}; only plan graphs can be revised`, { id, type: plan.type });
-  }
-  const current = { id, status: plan.status, current_revision: plan.revision, expected_revision: expected };
-  if (plan.status === 'retracted') throw new DomainError('plan_retracted', `plan ${id} is retracted`, current);
-  if (plan.status !== 'active') {
-    const successor = await tx.execute<{ source_id: string }>(sql`SELECT source_id FROM memory_relations
-      WHERE target_id = ${id}::uuid AND predicate IN ('supersedes', 'merged_from') LIMIT 1`);
-    throw new DomainError('conflict', `plan ${id} is ${plan.status} (revision ${plan.revision})`, {
-      ...current,
-      successor_id: successor.rows[0]?.source_id ?? null,
-    });
-  }
-  if (plan.revision !== expected) {
-    throw new DomainError('conflict', `plan ${id} is at revision ${plan.revision}, not ${expected}`, current);
-  }
-  return plan;
-}
-
-/** Bumps a locked plan's revision, optionally changing its status and tags; returns the new revision. */
-async function bump(tx: Tx, plan: LockedPlan, change: { status?: MemoryRecord['status']; addTag?: string }): Promise<AffectedPlan> {
-  const updated = await tx.execute<{ revision: number; status: MemoryRecord['status'] }>(sql`UPDATE memory_records
-    SET revision = revision + 1, updated_at = now(), status = ${change.status ?? plan.status},
-        tags = CASE WHEN ${change.addTag ?? null}::text IS NULL OR ${change.addTag ?? null}::text = ANY(tags) THEN tags
-                    ELSE array_append(tags, ${change.addTag ?? null}::text) END
-    WHERE id = ${plan.id}::uuid AND revision = ${plan.revision}
-    RETURNING revision, status`);
-  const row = updated.rows[0];
-  // The row is locked, so this cannot happen unless the lock was skipped: fail loudly, change nothing.
-  if (!row) throw new DomainError('conflict', `plan ${plan.id} changed under its lock`, { id: plan.id });
-  return { id: plan.id, status: row.status, revision: row.revision };
-}
-
-async function audit(tx: Tx, entry: { id: string; action: string; actor: string; reason?: string; revision: number; details?: object }) {
-  await tx.execute(sql`INSERT INTO audit_log (record_id, action, actor, reason, revision, details)
-    VALUES (${entry.id}::uuid, ${entry.action}, ${entry.actor}, ${entry.reason ?? null}, ${entry.revision},
-            ${entry.details ? JSON.stringify(entry.details) : null}::jsonb)`);
-}
-
 interface NewPlanRecord {
   payload: PlanGraphPayload;
   sensitivity: Sensitivity;
@@ -170,11 +89,14 @@ interface NewPlanRecord {
 /** Inserts a plan with its relations; a twin of an active plan's structure is a conflict. */
 async function insertPlan(tx: Tx, plan: NewPlanRecord, relations: Relation[]): Promise<string> {
   const key = structureKey(plan.payload);
-  const twin = await tx.execute<{ id: string }>(sql`SELECT id FROM memory_records
-    WHERE type = 'plan_graph' AND status = 'active' AND structure_key = ${key} LIMIT 1`);
-  if (twin.rows[0]) {
-    throw new DomainError('conflict', `active plan ${twin.rows[0].id} already has this structure (intent, ops and edges); supersede it instead`, {
-      existing_plan_id: twin.rows[0].id,
+  const [twin] = await tx
+    .select({ id: memoryRecords.id })
+    .from(memoryRecords)
+    .where(and(eq(memoryRecords.type, 'plan_graph'), eq(memoryRecords.status, 'active'), eq(memoryRecords.structureKey, key)))
+    .limit(1);
+  if (twin) {
+    throw new DomainError('conflict', `active plan ${twin.id} already has this structure (intent, ops and edges); supersede it instead`, {
+      existing_plan_id: twin.id,
     });
   }
   const [row] = await tx
@@ -186,10 +108,7 @@ async function insertPlan(tx: Tx, plan: NewPlanRecord, relations: Relation[]): P
       throw err;
     });
   const id = row!.id;
-  for (const rel of relations) {
-    await tx.execute(sql`INSERT INTO memory_relations (source_id, predicate, target_id, weight)
-      VALUES (${id}::uuid, ${rel.predicate}, ${rel.target_id}::uuid, ${rel.weight})`);
-  }
+  await insertRelations(tx, id, relations);
   return id;
 }
 
@@ -211,7 +130,7 @@ export function createRevisionStore(db: Db, embedder?: Embedder) {
       const embedding = await embed(payload);
       const id = await db.transaction(async (tx) => {
         const newId = await insertPlan(tx, { ...parsed, payload, embedding, embedder: embedderName }, []);
-        await audit(tx, { id: newId, action: 'create', actor: ctx.actor, reason: parsed.reason, revision: 1 });
+        await appendAudit(tx, { id: newId, action: 'create', actor: ctx.actor, reason: parsed.reason, revision: 1 });
         return newId;
       });
       return { record: await load(id), affected: [] };
@@ -229,10 +148,10 @@ export function createRevisionStore(db: Db, embedder?: Embedder) {
         const payload: PlanGraphPayload = { ...draft, plan_id: old.payload.plan_id, version };
         const envelope = { ...pickEnvelope(old), ...definedEnvelope(parsed) };
         assertWritable(envelope, ctx.trust);
-        const affected = await bump(tx, old, { status: 'superseded' });
+        const affected = await bumpRevision(tx, old, { status: 'superseded' });
         const newId = await insertPlan(tx, { ...envelope, payload, embedding, embedder: embedderName }, [{ predicate: 'supersedes', target_id: id, weight: 1 }]);
-        await audit(tx, { id, action: 'revise', actor: ctx.actor, reason: parsed.reason, revision: affected.revision, details: { operation: 'supersede', superseded_by: newId } });
-        await audit(tx, { id: newId, action: 'create', actor: ctx.actor, reason: parsed.reason, revision: 1, details: { operation: 'supersede', supersedes: id } });
+        await appendAudit(tx, { id, action: 'revise', actor: ctx.actor, reason: parsed.reason, revision: affected.revision, details: { operation: 'supersede', superseded_by: newId } });
+        await appendAudit(tx, { id: newId, action: 'create', actor: ctx.actor, reason: parsed.reason, revision: 1, details: { operation: 'supersede', supersedes: id } });
         return { newId, affected };
       });
       return { record: await load(result.newId), affected: [result.affected] };
@@ -252,7 +171,7 @@ export function createRevisionStore(db: Db, embedder?: Embedder) {
         const created = await insertPlan(tx, { ...envelope, payload: { ...draft, plan_id: planId }, embedding, embedder: embedderName }, [
           { predicate: 'forked_from', target_id: id, weight: 1 },
         ]);
-        await audit(tx, { id: created, action: 'fork', actor: ctx.actor, reason: parsed.reason, revision: 1, details: { forked_from: id, source_revision: source.revision } });
+        await appendAudit(tx, { id: created, action: 'fork', actor: ctx.actor, reason: parsed.reason, revision: 1, details: { forked_from: id, source_revision: source.revision } });
         return created;
       });
       return { record: await load(newId), affected: [] };
@@ -264,13 +183,12 @@ export function createRevisionStore(db: Db, embedder?: Embedder) {
       const affected = await db.transaction(async (tx) => {
         const plan = await lockPlan(tx, id, parsed.expected_revision, ctx.trust);
         if (parsed.evidence_id) {
-          const evidence = await tx.execute(sql`SELECT 1 FROM memory_records WHERE id = ${parsed.evidence_id}::uuid`);
-          if (evidence.rows.length === 0) throw new DomainError('not_found', `no evidence record ${parsed.evidence_id}`, { evidence_id: parsed.evidence_id });
-          await tx.execute(sql`INSERT INTO memory_relations (source_id, predicate, target_id, weight)
-            VALUES (${id}::uuid, 'contested_by', ${parsed.evidence_id}::uuid, 1) ON CONFLICT DO NOTHING`);
+          const [evidence] = await tx.select({ id: memoryRecords.id }).from(memoryRecords).where(eq(memoryRecords.id, parsed.evidence_id));
+          if (!evidence) throw new DomainError('not_found', `no evidence record ${parsed.evidence_id}`, { evidence_id: parsed.evidence_id });
+          await insertRelations(tx, id, [{ predicate: 'contested_by', target_id: parsed.evidence_id, weight: 1 }]);
         }
-        const bumped = await bump(tx, plan, { addTag: 'contested' });
-        await audit(tx, { id, action: 'revise', actor: ctx.actor, reason: parsed.reason, revision: bumped.revision, details: { operation: 'contest', evidence_id: parsed.evidence_id ?? null } });
+        const bumped = await bumpRevision(tx, plan, { addTag: 'contested' });
+        await appendAudit(tx, { id, action: 'revise', actor: ctx.actor, reason: parsed.reason, revision: bumped.revision, details: { operation: 'contest', evidence_id: parsed.evidence_id ?? null } });
         return bumped;
       });
       return { record: await load(id), affected: [affected] };
@@ -281,8 +199,8 @@ export function createRevisionStore(db: Db, embedder?: Embedder) {
       const parsed = retractSchema.parse(input);
       const affected = await db.transaction(async (tx) => {
         const plan = await lockPlan(tx, id, parsed.expected_revision, ctx.trust);
-        const bumped = await bump(tx, plan, { status: 'retracted' });
-        await audit(tx, { id, action: 'delete', actor: ctx.actor, reason: parsed.reason, revision: bumped.revision, details: { operation: 'retract' } });
+        const bumped = await bumpRevision(tx, plan, { status: 'retracted' });
+        await appendAudit(tx, { id, action: 'delete', actor: ctx.actor, reason: parsed.reason, revision: bumped.revision, details: { operation: 'retract' } });
         return bumped;
       });
       return { record: await load(id), affected: [affected] };
@@ -310,15 +228,15 @@ export function createRevisionStore(db: Db, embedder?: Embedder) {
         };
         assertWritable(envelope, ctx.trust);
         const affected: AffectedPlan[] = [];
-        for (const plan of locked) affected.push(await bump(tx, plan, { status: 'merged' }));
+        for (const plan of locked) affected.push(await bumpRevision(tx, plan, { status: 'merged' }));
         const newId = await insertPlan(
           tx,
           { ...envelope, payload: draft, embedding, embedder: embedderName },
           locked.map((p) => ({ predicate: 'merged_from' as const, target_id: p.id, weight: 1 })),
         );
-        await audit(tx, { id: newId, action: 'merge', actor: ctx.actor, reason: parsed.reason, revision: 1, details: { merged_from: locked.map((p) => p.id) } });
+        await appendAudit(tx, { id: newId, action: 'merge', actor: ctx.actor, reason: parsed.reason, revision: 1, details: { merged_from: locked.map((p) => p.id) } });
         for (const a of affected) {
-          await audit(tx, { id: a.id, action: 'revise', actor: ctx.actor, reason: parsed.reason, revision: a.revision, details: { operation: 'merge', merged_into: newId } });
+          await appendAudit(tx, { id: a.id, action: 'revise', actor: ctx.actor, reason: parsed.reason, revision: a.revision, details: { operation: 'merge', merged_into: newId } });
         }
         return { newId, affected };
       });

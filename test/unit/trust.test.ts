@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SENSITIVITIES, type MemoryRecord, type Sensitivity } from '../../src/domain/records';
-import { redact, redactedRecordSchema, runnableBy, scopeAllowed, sensitivityVisibility, visibility } from '../../src/domain/trust';
+import { assertWritable, redact, redactedRecordSchema, runnableBy, scopeAllowed, sensitivityVisibility, visibility } from '../../src/domain/trust';
 
 describe('trust by sensitivity, at every boundary', () => {
   // Rows: caller max_sensitivity; columns: record sensitivity public, low, medium, high, hyper.
@@ -114,5 +114,22 @@ describe('who may run a plan', () => {
     expect(runnableBy(c, trust('low', true))).toBe(false);
     expect(runnableBy(c, trust('medium', false))).toBe(true);
     expect(runnableBy({ constraints: { failure_policy: 'fail_fast' } }, trust('public', false))).toBe(true);
+  });
+});
+
+describe('who may write a record', () => {
+  const caller = { max_sensitivity: 'medium' as Sensitivity, scopes: ['team-a'] };
+  it('a trusted caller (no trust context) may write anything', () => {
+    expect(() => assertWritable({ sensitivity: 'hyper', scope: 'other' }, undefined)).not.toThrow();
+  });
+  it('only what the caller could read in full: not even one level above (redacted)', () => {
+    expect(() => assertWritable({ sensitivity: 'medium', scope: 'team-a' }, caller)).not.toThrow();
+    expect(() => assertWritable({ sensitivity: 'high', scope: 'team-a' }, caller)).toThrow(/cannot write a "high" plan/);
+  });
+  it('a scope not granted is refused', () => {
+    expect(() => assertWritable({ sensitivity: 'low', scope: 'team-b' }, caller)).toThrow(/scope "team-b"/);
+  });
+  it('a level off the scale is refused, not ranked lowest', () => {
+    expect(() => assertWritable({ sensitivity: 'secret' as Sensitivity, scope: '' }, caller)).toThrow(/forbidden|cannot write/);
   });
 });
