@@ -2,9 +2,10 @@
  * Reinforcement (docs/selection.md#reinforcement): a record proved useful, so it becomes recent again and more salient.
  * Reinforcing is feedback, not a revision: it leaves the revision number alone.
  */
-import { sql } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client';
+import { memoryRecords } from '../db/schema';
 import { DomainError } from '../domain/errors';
 import type { AliasLearner } from '../store/aliases';
 import { appendAudit } from '../store/record-log';
@@ -40,15 +41,15 @@ export function createReinforcer(db: Db, aliases?: Pick<AliasLearner, 'learn'>) 
       const { reason, gain, task_descriptor } = reinforceInputSchema.parse(input);
       if (!z.uuid().safeParse(id).success) throw new DomainError('not_found', `no record ${id}`, { id });
       const result = await db.transaction(async (tx) => {
-        const updated = await tx.execute<{ id: string; type: string; salience: number; last_reinforced_at: Date; revision: number }>(sql`
-          UPDATE memory_records
-             SET salience = GREATEST(salience, LEAST(1, salience + ${gain})), last_reinforced_at = now(), updated_at = now()
-           WHERE id = ${id}::uuid AND type <> 'episodic'
-          RETURNING id, type, salience, last_reinforced_at, revision`);
-        const row = updated.rows[0];
-        if (!row) await refuse(tx, id);
-        await appendAudit(tx, { id, action: 'reinforce', actor, reason, revision: row!.revision, details: { gain, salience: row!.salience } });
-        return { id: row!.id, salience: Number(row!.salience), last_reinforced_at: new Date(row!.last_reinforced_at).toISOString(), revision: row!.revision };
+        const salience = memoryRecords.salience;
+        const [row] = await tx
+          .update(memoryRecords)
+          .set({ salience: sql`GREATEST(${salience}, LEAST(1, ${salience} + ${gain}))`, lastReinforcedAt: sql`now()`, updatedAt: sql`now()` })
+          .where(and(eq(memoryRecords.id, id), ne(memoryRecords.type, 'episodic')))
+          .returning({ id: memoryRecords.id, salience, lastReinforcedAt: memoryRecords.lastReinforcedAt, revision: memoryRecords.revision });
+        if (!row) return refuse(tx, id);
+        await appendAudit(tx, { id, action: 'reinforce', actor, reason, revision: row.revision, details: { gain, salience: row.salience } });
+        return { id: row.id, salience: row.salience, last_reinforced_at: row.lastReinforcedAt.toISOString(), revision: row.revision };
       });
       const learned = task_descriptor && aliases ? await aliases.learn(id, task_descriptor, actor, 'reinforced for a task') : undefined;
       return learned?.learned ? { ...result, learned_alias: learned.alias } : result;
@@ -59,8 +60,8 @@ export function createReinforcer(db: Db, aliases?: Pick<AliasLearner, 'learn'>) 
 export type Reinforcer = ReturnType<typeof createReinforcer>;
 
 /** Explains why nothing was updated: unknown record, or an episode (immutable once stored). */
-async function refuse(tx: Pick<Db, 'execute'>, id: string): Promise<never> {
-  const found = await tx.execute<{ type: string }>(sql`SELECT type FROM memory_records WHERE id = ${id}::uuid`);
-  if (found.rows[0]) throw new DomainError('not_a_plan', `record ${id} is an episode; episodes are immutable and cannot be reinforced`, { id, type: 'episodic' });
+async function refuse(tx: Pick<Db, 'select'>, id: string): Promise<never> {
+  const [found] = await tx.select({ type: memoryRecords.type }).from(memoryRecords).where(eq(memoryRecords.id, id));
+  if (found) throw new DomainError('not_a_plan', `record ${id} is an episode; episodes are immutable and cannot be reinforced`, { id, type: 'episodic' });
   throw new DomainError('not_found', `no record ${id}`, { id });
 }

@@ -5,8 +5,9 @@
  * request phrased the same way matches directly. Deduplicated (case and spacing ignored),
  * bounded to the newest MAX_ALIASES, audited; not a revision of the plan.
  */
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { memoryRecords } from '../db/schema';
 import type { PlanGraphPayload } from '../domain/records';
 import type { Embedder } from '../embeddings/embedder';
 import { planEmbeddingText } from './records';
@@ -48,16 +49,19 @@ export function createAliasLearner(db: Db, embedder?: Embedder) {
       const alias = normaliseAlias(taskDescriptor);
       if (!alias) return undefined;
       return db.transaction(async (tx) => {
-        const found = await tx.execute<{ payload: PlanGraphPayload; aliases: string[]; revision: number }>(sql`SELECT payload, aliases, revision
-          FROM memory_records WHERE id = ${id}::uuid AND type = 'plan_graph' AND status = 'active' FOR UPDATE`);
-        const row = found.rows[0];
+        const [row] = await tx
+          .select({ payload: memoryRecords.payload, aliases: memoryRecords.aliases, revision: memoryRecords.revision })
+          .from(memoryRecords)
+          .where(and(eq(memoryRecords.id, id), eq(memoryRecords.type, 'plan_graph'), eq(memoryRecords.status, 'active')))
+          .for('update');
         if (!row) return undefined;
         const aliases = withAlias(row.aliases, alias);
         if (!aliases) return { id, alias, learned: false, aliases: row.aliases };
-        const [embedding] = embedder ? await embedder.embed([planEmbeddingText(row.payload, aliases)]) : [undefined];
-        await tx.execute(sql`UPDATE memory_records SET aliases = ${sql.param(aliases)}::text[], updated_at = now()
-          ${embedding ? sql`, embedding = ${`[${embedding.join(',')}]`}::vector, embedder = ${embedder!.name}` : sql``}
-          WHERE id = ${id}::uuid`);
+        const [embedding] = embedder ? await embedder.embed([planEmbeddingText(row.payload as PlanGraphPayload, aliases)]) : [undefined];
+        await tx
+          .update(memoryRecords)
+          .set({ aliases, updatedAt: sql`now()`, ...(embedding && { embedding, embedder: embedder!.name }) })
+          .where(eq(memoryRecords.id, id));
         await appendAudit(tx, { id, action: 'learn_alias', actor, reason: source, revision: row.revision, details: { alias, aliases: aliases.length } });
         return { id, alias, learned: true, aliases };
       });

@@ -2,8 +2,9 @@
  * API keys, stored as SHA-256 hashes, each naming a principal and its clearance.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { apiKeys } from '../db/schema';
 import { DomainError } from '../domain/errors';
 import type { Principal } from '../domain/principal';
 import type { Sensitivity } from '../domain/records';
@@ -18,17 +19,17 @@ export function createApiKeyStore(db: Db) {
     /** Issues a new key; the plain key is returned once and never stored. */
     async create(principal: string, maxSensitivity: Sensitivity, scopes?: string[]): Promise<{ key: string }> {
       const key = `pg_${randomBytes(24).toString('base64url')}`;
-      await db.execute(sql`INSERT INTO api_keys (key_hash, principal, max_sensitivity, scopes)
-        VALUES (${hashKey(key)}, ${principal}, ${maxSensitivity}, ${scopes ? sql`${sql.param(scopes)}::text[]` : null})`);
+      await db.insert(apiKeys).values({ keyHash: hashKey(key), principal, maxSensitivity, scopes: scopes ?? null });
       return { key };
     },
     /** The principal behind a key, or undefined when the key is unknown or revoked. */
     async resolve(key: string): Promise<Principal | undefined> {
-      const result = await db.execute<{ principal: string; max_sensitivity: Sensitivity; scopes: string[] | null }>(
-        sql`SELECT principal, max_sensitivity, scopes FROM api_keys WHERE key_hash = ${hashKey(key)} AND revoked_at IS NULL`,
-      );
-      const row = result.rows[0];
-      return row ? { name: row.principal, authenticated: true, max_sensitivity: row.max_sensitivity, scopes: row.scopes ?? undefined } : undefined;
+      const [row] = await db
+        .select({ principal: apiKeys.principal, maxSensitivity: apiKeys.maxSensitivity, scopes: apiKeys.scopes })
+        .from(apiKeys)
+        .where(and(eq(apiKeys.keyHash, hashKey(key)), isNull(apiKeys.revokedAt)));
+      // The column holds only levels written through `create`; trust rules fail closed on anything else.
+      return row ? { name: row.principal, authenticated: true, max_sensitivity: row.maxSensitivity as Sensitivity, scopes: row.scopes ?? undefined } : undefined;
     },
   };
 }

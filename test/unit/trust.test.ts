@@ -118,7 +118,7 @@ describe('who may run a plan', () => {
 });
 
 describe('who may write a record', () => {
-  const caller = { max_sensitivity: 'medium' as Sensitivity, scopes: ['team-a'] };
+  const caller = { max_sensitivity: 'medium' as Sensitivity, authenticated: true, scopes: ['team-a'] };
   it('a trusted caller (no trust context) may write anything', () => {
     expect(() => assertWritable({ sensitivity: 'hyper', scope: 'other' }, undefined)).not.toThrow();
   });
