@@ -112,7 +112,8 @@ export function createRetriever(options: RetrieverOptions) {
     const where = sql`${typeIs} AND r.status = 'active' AND ${trustWhere(trust)}`;
     // Calibrated mode compares only vectors of the query's embedder (rows from before the column: unknown, compared).
     const sameEmbedder = mode === 'membrane' || !embedder ? sql`TRUE` : sql`(r.embedder = ${embedder.name} OR r.embedder IS NULL)`;
-    const vector = query ? sql`${vectorLiteral(query)}::vector` : undefined;
+    // The task's vector is sent once (task_vector below) and referenced as an InitPlan parameter, which the HNSW index accepts.
+    const vector = query ? sql`(SELECT v FROM task_vector)` : undefined;
     // Statistics are cached per process: only the first query (and one every few minutes, in the background) reads them.
     const corpus = lexicalOn ? await stats.get() : undefined;
     const branches = [
@@ -131,11 +132,14 @@ export function createRetriever(options: RetrieverOptions) {
     if (branches.length === 0) return { rows: [] as CandidateRow[], lexemes: [] as string[], corpus };
     const distance = vector ? sql`CASE WHEN ${sameEmbedder} THEN r.embedding <=> ${vector} END` : sql`NULL::float8`;
     // The task's lexemes: the same word splitting and English stemming as the plan document.
-    const taskQuery = corpus
-      ? sql`WITH task_lexemes AS MATERIALIZED (SELECT tsvector_to_array(to_tsvector('english', plan_document_words(${text}))) AS lexemes),
-          task_query AS MATERIALIZED (SELECT lexemes, (SELECT to_tsquery('simple', string_agg(l, ' | ')) FROM unnest(lexemes) l
-            WHERE l ~ '^[[:alnum:]]+$' AND NOT l = ANY(${sql.param([...corpus.frequent])}::text[])) AS scan FROM task_lexemes) `
-      : sql``;
+    const ctes = [
+      query && sql`task_vector AS MATERIALIZED (SELECT ${vectorLiteral(query)}::vector AS v)`,
+      corpus && sql`task_lexemes AS MATERIALIZED (SELECT tsvector_to_array(to_tsvector('english', plan_document_words(${text}))) AS lexemes)`,
+      corpus &&
+        sql`task_query AS MATERIALIZED (SELECT lexemes, (SELECT to_tsquery('simple', string_agg(l, ' | ')) FROM unnest(lexemes) l
+          WHERE l ~ '^[[:alnum:]]+$' AND NOT l = ANY(${sql.param([...corpus.frequent])}::text[])) AS scan FROM task_lexemes)`,
+    ].filter((c): c is SQL => Boolean(c));
+    const taskQuery = ctes.length > 0 ? sql`WITH ${sql.join(ctes, sql`, `)} ` : sql``;
     const result = await db.execute<CandidateRow>(sql`${taskQuery}SELECT ${RECORD_COLUMNS}, ${distance} AS distance,
         ${corpus ? sql`r.document::text AS document, (SELECT lexemes FROM task_query) AS lexemes` : sql`NULL::text AS document, NULL::text[] AS lexemes`}, r.aliases
       FROM (${sql.join(branches, sql` UNION `)}) c JOIN memory_records r ON r.id = c.id LEFT JOIN plan_stats s ON s.plan_id = r.id`);
@@ -217,7 +221,7 @@ function matchesOf(evidence: ReadonlyArray<{ cosine?: number; lexical?: number; 
 
 export type Retriever = ReturnType<typeof createRetriever>;
 
-/** pgvector's text form of a vector. */
+/** pgvector's text form of a vector, at the single precision pgvector stores (shorter to send and parse). */
 function vectorLiteral(vector: readonly number[]): string {
-  return `[${vector.join(',')}]`;
+  return `[${vector.map((v) => (v === 0 ? '0' : v.toPrecision(9))).join(',')}]`;
 }
