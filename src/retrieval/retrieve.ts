@@ -210,8 +210,9 @@ function matchesOf(evidence: ReadonlyArray<{ cosine?: number; lexical?: number; 
   if (fusion === 'weighted' || kind !== 'hybrid') return evidence.map((e) => fusedMatch(kind, e.lexical, e));
   const rankBy = (value: (e: (typeof evidence)[number]) => number) => {
     const order = evidence.map((e, i) => [value(e), i] as const).sort((a, b) => b[0] - a[0]);
+    // Equal values share a rank (1224 ranking), so the result does not depend on the order rows arrive in.
     const ranks = new Array<number>(evidence.length);
-    order.forEach(([, i], rank) => (ranks[i] = rank + 1));
+    order.forEach(([value, i], rank) => (ranks[i] = rank > 0 && order[rank - 1]![0] === value ? ranks[order[rank - 1]![1]]! : rank + 1));
     return ranks;
   };
   const lexRanks = rankBy((e) => e.lexical ?? 0);
