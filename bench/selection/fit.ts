@@ -10,7 +10,7 @@ import { fitCalibration, recalibrated } from './calibrate';
 import { metricsOf } from './evaluate';
 
 const shipped = SELECTION_VARIANTS.at(-1)!;
-const outcomes = await evaluateVariant(loadConfig().DATABASE_URL, shipped);
+const { outcomes } = await evaluateVariant(loadConfig().DATABASE_URL, shipped);
 const calibration = fitCalibration(outcomes);
 const round = (v: number) => Math.round(v * 100) / 100;
 console.log(`fitted on ${outcomes.length} queries of "${shipped.name}":`, JSON.stringify({ intercept: round(calibration.intercept), match: round(calibration.match), margin: round(calibration.margin) }));

@@ -13,9 +13,18 @@ export type Db = NodePgDatabase<typeof schema> & { $client: pg.Pool };
 // Return bigint and numeric columns as JS numbers: counters here stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
 
+/**
+ * Session settings every connection starts with (sent in the startup packet, so they cost no round
+ * trip). pgvector's HNSW scans: iterative scanning keeps going past ef_search until a filtered
+ * query's LIMIT is filled (trust filters apply after the index), in relaxed order since retrieval
+ * re-scores its candidates exactly; ef_search 50 is the default candidate pool (limit 10).
+ * Options given in the database URL take precedence.
+ */
+export const SESSION_OPTIONS = '-c hnsw.iterative_scan=relaxed_order -c hnsw.ef_search=50';
+
 /** Opens a pool and a drizzle handle on it. */
 export function createDb(url: string, poolSize = 10): Db {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5_000 });
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5_000, options: SESSION_OPTIONS });
   // A client losing its connection (e.g. Postgres restarting) must not crash the process: idle,
   // the pool drops it; checked out (between a transaction's statements), the query it runs next
   // fails and the caller's retry takes over. pg emits both as 'error' events, fatal unheard.

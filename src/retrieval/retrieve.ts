@@ -65,20 +65,10 @@ export function candidatePoolSize(limit: number): number {
   return Math.max(limit * 5, 50);
 }
 
-// pgvector's cap on hnsw.ef_search; the pool is sized well below it.
-const MAX_EF_SEARCH = 1000;
-/**
- * Query lexemes in more plans than this share (and at least LEXICAL_DF_FLOOR plans) still score,
- * but do not drive the GIN candidate scan: ranking thousands of matches of a common word would
- * cost more than it tells.
- */
-const LEXICAL_DF_SHARE = 0.02;
-const LEXICAL_DF_FLOOR = 200;
-
 /** Plans whose document words a retriever keeps (dropped whole when full: cheap to recompute). */
 const DOCUMENT_WORD_CACHE = 20_000;
 
-type CandidateRow = RecordRow & { distance: number | null; document: string | null; aliases: string[] | null };
+type CandidateRow = RecordRow & { distance: number | null; document: string | null; aliases: string[] | null; lexemes: string[] | null };
 
 export interface RetrieverOptions {
   db: Db;
@@ -111,44 +101,50 @@ export function createRetriever(options: RetrieverOptions) {
     return vector && vector.some((v) => v !== 0) ? vector : undefined;
   }
 
+  /**
+   * The candidates in one round trip: no transaction, no settings (the HNSW scan settings come with
+   * every connection, see src/db/client.ts), the task's lexemes computed in the same statement and
+   * returned with each row.
+   */
   async function gather(trust: TrustContext, types: string[], pool: number, text: string, query: number[] | undefined) {
     // A single type is an equality, so the ordered partial index on (type, confidence) applies.
     const typeIs = types.length === 1 ? sql`r.type = ${types[0]}` : sql`r.type = ANY(${sql.param(types)}::text[])`;
     const where = sql`${typeIs} AND r.status = 'active' AND ${trustWhere(trust)}`;
     // Calibrated mode compares only vectors of the query's embedder (rows from before the column: unknown, compared).
     const sameEmbedder = mode === 'membrane' || !embedder ? sql`TRUE` : sql`(r.embedder = ${embedder.name} OR r.embedder IS NULL)`;
-    const vector = query ? sql`${vectorLiteral(query)}::vector` : undefined;
-    return db.transaction(async (tx) => {
-      // Filters apply after the index scan; iterative scanning keeps going until the pool is full.
-      // is_local = true scopes the settings to this transaction; the query's lexemes come back alongside.
-      const efSearch = String(Math.min(Math.max(pool, 40), MAX_EF_SEARCH));
-      const prepared = await tx.execute<{ lexemes: string[] | null }>(sql`SELECT set_config('hnsw.ef_search', ${efSearch}, true),
-        set_config('hnsw.iterative_scan', 'relaxed_order', true),
-        ${lexicalOn ? sql`tsvector_to_array(to_tsvector('english', plan_document_words(${text})))` : sql`NULL::text[]`} AS lexemes`);
-      const lexemes = (prepared.rows[0]?.lexemes ?? []).filter((l) => /^[\p{L}\p{N}]+$/u.test(l));
-      const corpus = lexicalOn && lexemes.length > 0 ? await stats.get() : undefined;
-      const cap = corpus ? Math.max(LEXICAL_DF_FLOOR, corpus.documents * LEXICAL_DF_SHARE) : 0;
-      const scanned = corpus ? lexemes.filter((l) => corpus.df(l) <= cap) : [];
-      const tsquery = sql`to_tsquery('simple', ${scanned.join(' | ')})`;
-      const branches = [
-        // No embedder filter here: were every vector another embedder's (EMBEDDER changed, no rebuild yet), a
-        // filtered scan would walk the whole index. Such candidates are scored lexically only (distance below).
-        vector && sql`(SELECT r.id FROM memory_records r WHERE ${where} AND r.embedding IS NOT NULL
-            ORDER BY r.embedding <=> ${vector} LIMIT ${pool})`,
-        scanned.length > 0 && sql`(SELECT r.id FROM memory_records r WHERE ${where} AND r.document @@ ${tsquery}
-            ORDER BY ts_rank(r.document, ${tsquery}) DESC, r.id LIMIT ${pool})`,
-        // The seed formula also ranks records without a usable embedding, by confidence.
-        mode === 'membrane' &&
-          sql`(SELECT r.id FROM memory_records r WHERE ${where} ${vector ? sql`AND r.embedding IS NULL` : sql``}
-            ORDER BY r.confidence DESC NULLS LAST, r.id LIMIT ${pool})`,
-      ].filter((b): b is SQL => Boolean(b));
-      if (branches.length === 0) return { rows: [] as CandidateRow[], lexemes, corpus };
-      const distance = vector ? sql`CASE WHEN ${sameEmbedder} THEN r.embedding <=> ${vector} END` : sql`NULL::float8`;
-      const result = await tx.execute<CandidateRow>(sql`SELECT ${RECORD_COLUMNS}, ${distance} AS distance,
-          ${lexicalOn ? sql`r.document::text` : sql`NULL::text`} AS document, r.aliases
-        FROM (${sql.join(branches, sql` UNION `)}) c JOIN memory_records r ON r.id = c.id LEFT JOIN plan_stats s ON s.plan_id = r.id`);
-      return { rows: result.rows, lexemes, corpus };
-    });
+    // The task's vector is sent once (task_vector below) and referenced as an InitPlan parameter, which the HNSW index accepts.
+    const vector = query ? sql`(SELECT v FROM task_vector)` : undefined;
+    // Statistics are cached per process: only the first query (and one every few minutes, in the background) reads them.
+    const corpus = lexicalOn ? await stats.get() : undefined;
+    const branches = [
+      // No embedder filter here: were every vector another embedder's (EMBEDDER changed, no rebuild yet), a
+      // filtered scan would walk the whole index. Such candidates are scored lexically only (distance below).
+      vector && sql`(SELECT r.id FROM memory_records r WHERE ${where} AND r.embedding IS NOT NULL
+          ORDER BY r.embedding <=> ${vector} LIMIT ${pool})`,
+      // Lexemes found in too many plans (corpus.frequent) still score but do not drive this scan.
+      corpus && sql`(SELECT r.id FROM memory_records r, task_query t WHERE t.scan IS NOT NULL AND ${where}
+          AND r.document @@ t.scan ORDER BY ts_rank(r.document, t.scan) DESC, r.id LIMIT ${pool})`,
+      // The seed formula also ranks records without a usable embedding, by confidence.
+      mode === 'membrane' &&
+        sql`(SELECT r.id FROM memory_records r WHERE ${where} ${vector ? sql`AND r.embedding IS NULL` : sql``}
+          ORDER BY r.confidence DESC NULLS LAST, r.id LIMIT ${pool})`,
+    ].filter((b): b is SQL => Boolean(b));
+    if (branches.length === 0) return { rows: [] as CandidateRow[], lexemes: [] as string[], corpus };
+    const distance = vector ? sql`CASE WHEN ${sameEmbedder} THEN r.embedding <=> ${vector} END` : sql`NULL::float8`;
+    // The task's lexemes: the same word splitting and English stemming as the plan document.
+    const ctes = [
+      query && sql`task_vector AS MATERIALIZED (SELECT ${vectorLiteral(query)}::vector AS v)`,
+      corpus && sql`task_lexemes AS MATERIALIZED (SELECT tsvector_to_array(to_tsvector('english', plan_document_words(${text}))) AS lexemes)`,
+      corpus &&
+        sql`task_query AS MATERIALIZED (SELECT lexemes, (SELECT to_tsquery('simple', string_agg(l, ' | ')) FROM unnest(lexemes) l
+          WHERE l ~ '^[[:alnum:]]+$' AND NOT l = ANY(${sql.param([...corpus.frequent])}::text[])) AS scan FROM task_lexemes)`,
+    ].filter((c): c is SQL => Boolean(c));
+    const taskQuery = ctes.length > 0 ? sql`WITH ${sql.join(ctes, sql`, `)} ` : sql``;
+    const result = await db.execute<CandidateRow>(sql`${taskQuery}SELECT ${RECORD_COLUMNS}, ${distance} AS distance,
+        ${corpus ? sql`r.document::text AS document, (SELECT lexemes FROM task_query) AS lexemes` : sql`NULL::text AS document, NULL::text[] AS lexemes`}, r.aliases
+      FROM (${sql.join(branches, sql` UNION `)}) c JOIN memory_records r ON r.id = c.id LEFT JOIN plan_stats s ON s.plan_id = r.id`);
+    const lexemes = (result.rows[0]?.lexemes ?? []).filter((l) => /^[\p{L}\p{N}]+$/u.test(l));
+    return { rows: result.rows, lexemes, corpus };
   }
 
   const documentWordCache = new Map<string, string[]>();
@@ -214,8 +210,9 @@ function matchesOf(evidence: ReadonlyArray<{ cosine?: number; lexical?: number; 
   if (fusion === 'weighted' || kind !== 'hybrid') return evidence.map((e) => fusedMatch(kind, e.lexical, e));
   const rankBy = (value: (e: (typeof evidence)[number]) => number) => {
     const order = evidence.map((e, i) => [value(e), i] as const).sort((a, b) => b[0] - a[0]);
+    // Equal values share a rank (1224 ranking), so the result does not depend on the order rows arrive in.
     const ranks = new Array<number>(evidence.length);
-    order.forEach(([, i], rank) => (ranks[i] = rank + 1));
+    order.forEach(([value, i], rank) => (ranks[i] = rank > 0 && order[rank - 1]![0] === value ? ranks[order[rank - 1]![1]]! : rank + 1));
     return ranks;
   };
   const lexRanks = rankBy((e) => e.lexical ?? 0);
@@ -225,7 +222,7 @@ function matchesOf(evidence: ReadonlyArray<{ cosine?: number; lexical?: number; 
 
 export type Retriever = ReturnType<typeof createRetriever>;
 
-/** pgvector's text form of a vector. */
+/** pgvector's text form of a vector, at the single precision pgvector stores (shorter to send and parse). */
 function vectorLiteral(vector: readonly number[]): string {
-  return `[${vector.join(',')}]`;
+  return `[${vector.map((v) => (v === 0 ? '0' : v.toPrecision(9))).join(',')}]`;
 }
