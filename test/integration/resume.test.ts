@@ -6,7 +6,9 @@
 import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPlangraphClient, PlangraphError } from '../../src/client';
 import type { IntentResponse, RunView } from '../../src/intents/schemas';
 import type { ResumeResponse } from '../../src/runs/resume-run';
 import { createApiTestContext, errorOf, type ApiTestContext } from './api-harness';
@@ -173,5 +175,18 @@ describe('resume', () => {
     await settled(slow.workflowId);
     // Nothing was started by any refusal (the slow run's own row was already there).
     expect(await ctx.count('plan_runs')).toBe(runsBefore + 2);
+  });
+
+  it('resumes through the TypeScript client; a refusal is a PlangraphError naming the reason', async () => {
+    await ctx.app.listen({ host: '127.0.0.1', port: 0 });
+    const client = createPlangraphClient({ baseUrl: `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`, apiKey: key });
+    const { workflowId } = await start({ nodes: [{ id: 'boom', op: 'fail', params: {} }] });
+    await settled(workflowId);
+    const resumed = await client.resumeRun(workflowId);
+    expect(resumed).toMatchObject({ resumed_from: workflowId, reused: [], rerun: ['boom'] });
+    expect((await client.getRun(resumed.workflow_id)).record?.resumed_from ?? (await settled(resumed.workflow_id)).record?.resumed_from).toBe(workflowId);
+    const refused = await client.resumeRun(uid('missing')).catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(PlangraphError);
+    expect(refused).toMatchObject({ status: 404, code: 'not_found' });
   });
 });
