@@ -4,6 +4,7 @@
  * back the first node.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './cli-process';
 import type { ApprovalList } from '../../src/runs/approve-run';
 import type { IntentResponse, RunView } from '../../src/intents/schemas';
 import type { RunStatus } from '../../src/domain/run-state';
@@ -179,5 +180,19 @@ describe('requires_approval', () => {
     expect(response.statusCode).toBe(422);
     const issues = (errorOf(response).details.issues as Array<{ code: string; path: string }>).map((i) => `${i.code} ${i.path}`);
     expect(issues).toEqual(expect.arrayContaining(['invalid_approval nodes[0].params.prompt', 'invalid_approval constraints.requires_approval']));
+  });
+
+  it('from the CLI: runs show lists the wait with the command that decides it; runs approve decides as the local operator', async () => {
+    const id = await start(gated());
+    await untilWaiting(id, '$run');
+    const cli = (...args: string[]) => runCli(ctx, ...args);
+    const shown = await cli('runs', 'show', id);
+    expect(shown.stdout).toContain(`waits     $run: "Run the migration?" for a caller who may run the plan (plangraph runs approve|reject ${id} $run)`);
+    const approved = await cli('runs', 'approve', id, '$run', '--comment', 'from the terminal', '--json');
+    expect(JSON.parse(approved.stdout)).toMatchObject({ node_id: '$run', approved: true, by: expect.stringMatching(/^local-operator:/), comment: 'from the terminal' });
+    expect((await settled(id)).state).toBe('succeeded');
+    const refused = await cli('runs', 'reject', id, '$run').catch((err: { code: number; stderr: string }) => err);
+    expect(refused).toMatchObject({ code: expect.any(Number) });
+    expect((refused as { stderr: string }).stderr).toContain('nothing waits for approval');
   });
 });

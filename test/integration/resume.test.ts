@@ -14,6 +14,7 @@ import type { ResumeResponse } from '../../src/runs/resume-run';
 import { createApiTestContext, errorOf, type ApiTestContext } from './api-harness';
 import { metricsOf, until } from './executor-helpers';
 import { startFileWorker, uid } from './harness';
+import { runCli } from './cli-process';
 import { storePlan, type PlanSpec } from './plans';
 
 let ctx: ApiTestContext;
@@ -188,5 +189,21 @@ describe('resume', () => {
     const refused = await client.resumeRun(uid('missing')).catch((err: unknown) => err);
     expect(refused).toBeInstanceOf(PlangraphError);
     expect(refused).toMatchObject({ status: 404, code: 'not_found' });
+  });
+
+  it('from the CLI: runs resume prints what is reused and rerun; runs show names the run it resumes', async () => {
+    const { spec, marker } = repairablePlan(uid('cli'));
+    const { workflowId } = await start(spec);
+    await settled(workflowId);
+    writeFileSync(marker, 'ok');
+    const { stdout } = await runCli(ctx, 'runs', 'resume', workflowId, '--json');
+    const body = JSON.parse(stdout) as ResumeResponse;
+    expect(body).toMatchObject({ resumed_from: workflowId, reused: ['a', 'b', 'e', 'f'], rerun: ['d', 'gate'] });
+    await settled(body.workflow_id);
+    const shown = await runCli(ctx, 'runs', 'show', body.workflow_id);
+    expect(shown.stdout).toContain(`resumes   ${workflowId}`);
+    expect(shown.stdout).toMatch(new RegExp(`succeeded +a \\[logged\\] — reused from ${workflowId}`));
+    const refused = await runCli(ctx, 'runs', 'resume', body.workflow_id).catch((err: { stderr: string }) => err);
+    expect((refused as { stderr: string }).stderr).toContain('succeeded: there is nothing to resume');
   });
 });
