@@ -77,6 +77,16 @@ export function createResumer(deps: ResumerDeps) {
       const split = splitForResume(input.plan.payload, old.nodes);
       if (split.rerun.length === 0) throw refuse(workflowId, 'nothing_to_rerun', `every node of run ${workflowId} succeeded: there is nothing to resume`, { state });
 
+      // The reused outputs travel in the new run's start payload beside its inputs, which Temporal caps.
+      const carried = Buffer.byteLength(JSON.stringify({ inputs: input.inputs ?? {}, reused: split.reused }));
+      if (carried > deps.config.RUN_INPUT_LIMIT_BYTES) {
+        throw new DomainError('payload_too_large', `the run's inputs and the outputs it would reuse are ${carried} bytes; the limit is ${deps.config.RUN_INPUT_LIMIT_BYTES} (RUN_INPUT_LIMIT_BYTES)`, {
+          workflow_id: workflowId,
+          field: 'reused',
+          size_bytes: carried,
+          limit_bytes: deps.config.RUN_INPUT_LIMIT_BYTES,
+        });
+      }
       // Pinned: the snapshot the old run ran (record id, revision and payload), not the record's current state.
       const pinned = { ...record, revision: input.plan.revision, payload: input.plan.payload };
       const started = await startPlanRun({

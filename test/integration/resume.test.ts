@@ -15,6 +15,9 @@ import { createApiTestContext, errorOf, type ApiTestContext } from './api-harnes
 import { metricsOf, until } from './executor-helpers';
 import { startFileWorker, uid } from './harness';
 import { runCli } from './cli-process';
+import { createResumer } from '../../src/runs/resume-run';
+import { createIntentComponents } from '../../src/intents/wiring';
+import { DomainError } from '../../src/domain/errors';
 import { storePlan, type PlanSpec } from './plans';
 
 let ctx: ApiTestContext;
@@ -176,6 +179,27 @@ describe('resume', () => {
     await settled(slow.workflowId);
     // Nothing was started by any refusal (the slow run's own row was already there).
     expect(await ctx.count('plan_runs')).toBe(runsBefore + 2);
+  });
+
+  it('refuses (413) when the outputs to reuse would not fit in the new run\'s start payload', async () => {
+    const { workflowId } = await start({
+      nodes: [{ id: 'big', op: 'echo', params: { text: 'x'.repeat(500) } }, { id: 'boom', op: 'fail', params: {} }],
+      edges: [{ from: 'big', to: 'boom', kind: 'data' }],
+    });
+    await settled(workflowId);
+    const { services } = ctx;
+    const tight = createResumer({
+      client: services.temporal.client,
+      config: { ...services.config, RUN_INPUT_LIMIT_BYTES: 300 },
+      records: services.records,
+      viewer: createIntentComponents(services).viewer,
+      knownOps: new Set(services.registry.keys()),
+    });
+    const before = await ctx.count('plan_runs');
+    const refused = await tight.resume(workflowId, { name: 'resumer', authenticated: true, max_sensitivity: 'high' }).catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(DomainError);
+    expect(refused).toMatchObject({ code: 'payload_too_large', details: { field: 'reused', limit_bytes: 300 } });
+    expect(await ctx.count('plan_runs')).toBe(before);
   });
 
   it('resumes through the TypeScript client; a refusal is a PlangraphError naming the reason', async () => {
