@@ -221,6 +221,16 @@ const SCENARIOS: Scenario[] = [
       await decideWhenWaiting(handle, 'ok', 'approve');
     },
   ),
+  planScenario(
+    'approval-rejected',
+    {
+      intent: 'history: a rejected run gate',
+      constraints: { requires_approval: true },
+      nodes: [echo('first'), { id: 'ok', op: 'approval', params: { prompt: 'Never asked' } }],
+      edges: [{ from: 'first', to: 'ok', kind: 'data' }],
+    },
+    (handle) => decideWhenWaiting(handle, '$run', 'reject'),
+  ),
   resumeScenario('resumed'),
   {
     name: 'consolidation',
