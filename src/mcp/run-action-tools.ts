@@ -8,12 +8,14 @@ import { APPROVAL_DECISIONS } from '../domain/approvals';
 import type { Principal } from '../domain/principal';
 import type { Approver } from '../runs/approve-run';
 import type { Resumer } from '../runs/resume-run';
+import type { PendingApprovalsReader } from '../runs/pending-approvals';
 import { answer } from './tools';
 
 export interface RunActionToolDeps {
   principal: Principal;
   approver: Approver;
   resumer: Resumer;
+  pending: PendingApprovalsReader;
 }
 
 const workflowId = z.string().min(1).describe('The run’s workflow id');
@@ -24,11 +26,13 @@ export function registerRunActionTools(server: McpServer, deps: RunActionToolDep
   server.registerTool(
     'list_approvals',
     {
-      title: 'List what a run waits for',
-      description: 'The approval waits of a running run (approval nodes, and `$run` for a requires_approval gate) with their prompts, and the decisions made so far.',
-      inputSchema: { workflow_id: workflowId },
+      title: 'List what waits for a person',
+      description:
+        'With workflow_id: the approval waits of that running run (approval nodes, and `$run` for a requires_approval gate) with their prompts, and the decisions made so far. ' +
+        'Without: the running runs this caller may run that wait for an approval (the newest 50 running runs are inspected).',
+      inputSchema: { workflow_id: workflowId.optional() },
     },
-    ({ workflow_id }) => answer(() => deps.approver.list(workflow_id, principal)),
+    ({ workflow_id }) => answer(() => (workflow_id ? deps.approver.list(workflow_id, principal) : deps.pending.list(principal))),
   );
 
   server.registerTool(

@@ -12,6 +12,8 @@ import { createIntentComponents } from '../intents/wiring';
 import { createServices, type Services } from '../services';
 import { createApprover } from '../runs/approve-run';
 import { createResumer } from '../runs/resume-run';
+import { createPendingApprovals } from '../runs/pending-approvals';
+import { createRunLister } from '../store/run-list';
 import { registerRunActionTools } from './run-action-tools';
 import { registerTools } from './tools';
 
@@ -38,6 +40,7 @@ export async function createMcpServer(services: Services, apiKey: string | undef
   });
   registerRunActionTools(server, {
     principal,
+    pending: createPendingApprovals({ client: services.temporal.client, lister: createRunLister(services.db) }),
     approver: createApprover({ client: services.temporal.client, viewer: components.viewer }),
     resumer: createResumer({
       client: services.temporal.client,

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './cli-process';
 import type { ApprovalList } from '../../src/runs/approve-run';
+import type { PendingApprovals } from '../../src/runs/pending-approvals';
 import type { IntentResponse, RunView } from '../../src/intents/schemas';
 import type { RunStatus } from '../../src/domain/run-state';
 import { createApiTestContext, errorOf, type ApiTestContext } from './api-harness';
@@ -74,6 +75,8 @@ describe('approval nodes', () => {
     expect(status!.waiting_for).toEqual([expect.objectContaining({ node_id: 'ok', prompt: 'Deploy to production?', decided_by: 'a caller who may run the plan' })]);
     const listed = await ctx.call('GET', `/v1/runs/${id}/approvals`, undefined, key);
     expect((listed.json() as ApprovalList).waiting_for.map((w) => w.node_id)).toEqual(['ok']);
+    const across = (await ctx.call('GET', '/v1/approvals?limit=200', undefined, key)).json() as PendingApprovals;
+    expect(across.items.find((i) => i.workflow_id === id)?.waiting_for.map((w) => w.node_id)).toEqual(['ok']);
 
     // Refusals that change nothing: a node that is not an approval, an unknown node, a pending one, a bad body.
     expect(errorOf(await decide(id, 'build', { decision: 'approve' }))).toMatchObject({ code: 'bad_request' });
@@ -130,6 +133,10 @@ describe('approval nodes', () => {
       expect(errorOf(response).code).toBe('not_found');
     }
     expect((await ctx.call('GET', `/v1/runs/${id}/approvals`, undefined, low)).statusCode).toBe(404);
+    const lowList = (await ctx.call('GET', '/v1/approvals', undefined, low)).json() as PendingApprovals;
+    expect(lowList.items.map((i) => i.workflow_id)).not.toContain(id);
+    const mine = (await ctx.call('GET', '/v1/approvals', undefined, key)).json() as PendingApprovals;
+    expect(mine.items.map((i) => i.workflow_id)).toContain(id);
     // Still waiting: the refused calls changed nothing.
     expect((await liveStatus(id))!.nodes.find((n) => n.id === 'ok')!.state).toBe('waiting');
     expect((await decide(id, 'ok', { decision: 'reject' }, key)).statusCode).toBe(200);
@@ -186,6 +193,7 @@ describe('requires_approval', () => {
     const id = await start(gated());
     await untilWaiting(id, '$run');
     const cli = (...args: string[]) => runCli(ctx, ...args);
+    expect((await cli('runs', 'waiting')).stdout).toContain(`${id}  $run  "Run the migration?"`);
     const shown = await cli('runs', 'show', id);
     expect(shown.stdout).toContain(`waits     $run: "Run the migration?" for a caller who may run the plan (plangraph runs approve|reject ${id} $run)`);
     const approved = await cli('runs', 'approve', id, '$run', '--comment', 'from the terminal', '--json');

@@ -157,6 +157,8 @@ describe('plangraph over MCP (stdio)', () => {
         waits = await call('list_approvals', { workflow_id: id });
       }
       expect(waits.body.waiting_for).toEqual([expect.objectContaining({ node_id: 'ok', prompt: 'Say it?' })]);
+      const across = await call<{ items: Array<{ workflow_id: string }> }>('list_approvals', {});
+      expect(across.body.items.map((i) => i.workflow_id)).toContain(id);
       const decided = await call<{ approved: boolean; by: string }>('decide_approval', { workflow_id: id, node_id: 'ok', decision: 'approve', comment: 'fine' });
       expect(decided).toMatchObject({ isError: false, body: { approved: true, by: expect.stringMatching(/^mcp-agent-/) } });
       await ctx.services.temporal.client.workflow.getHandle(id).result();

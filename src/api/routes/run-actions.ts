@@ -7,11 +7,13 @@ import { z } from 'zod';
 import { createIntentComponents } from '../../intents/wiring';
 import { approvalBodySchema, approvalDecisionSchema, approvalListSchema, createApprover } from '../../runs/approve-run';
 import { createResumer, resumeResponseSchema } from '../../runs/resume-run';
+import { createPendingApprovals, pendingApprovalsQuerySchema, pendingApprovalsSchema } from '../../runs/pending-approvals';
+import { createRunLister } from '../../store/run-list';
 import type { Services } from '../../services';
 import { defineRoute } from '../route';
 import { runParamsSchema } from './runs';
 
-export { approvalBodySchema, approvalDecisionSchema, approvalListSchema, resumeResponseSchema };
+export { approvalBodySchema, approvalDecisionSchema, approvalListSchema, pendingApprovalsSchema, resumeResponseSchema };
 
 /** The approval and resume routes over the given services. */
 export function runActionRoutes(services: Services) {
@@ -19,7 +21,17 @@ export function runActionRoutes(services: Services) {
   const client = services.temporal.client;
   const approver = createApprover({ client, viewer });
   const resumer = createResumer({ client, config: services.config, records: services.records, viewer, knownOps: new Set(services.registry.keys()) });
+  const pending = createPendingApprovals({ client, lister: createRunLister(services.db) });
   return [
+    defineRoute({
+      method: 'GET',
+      url: '/v1/approvals',
+      summary: 'Runs waiting for a person: among the newest `limit` running runs the caller may run, those with open approval waits',
+      tags: ['runs'],
+      query: pendingApprovalsQuerySchema,
+      response: pendingApprovalsSchema,
+      handler: ({ query, principal }) => pending.list(principal, query.limit),
+    }),
     defineRoute({
       method: 'GET',
       url: '/v1/runs/:workflow_id/approvals',

@@ -9,6 +9,8 @@ import { LOCAL_OPERATOR, type Principal } from '../../domain/principal';
 import { createIntentComponents } from '../../intents/wiring';
 import { createApprover } from '../../runs/approve-run';
 import { createResumer } from '../../runs/resume-run';
+import { createPendingApprovals } from '../../runs/pending-approvals';
+import { createRunLister } from '../../store/run-list';
 import { createServices, type Services } from '../../services';
 import { configFromEnv } from '../runtime';
 
@@ -32,8 +34,25 @@ async function withServices<T>(work: (services: Services) => Promise<T>): Promis
   }
 }
 
-/** Registers approve, reject and resume under `plangraph runs`. */
+/** Registers waiting, approve, reject and resume under `plangraph runs`. */
 export function registerRunActionCommands(runs: Command): void {
+  runs
+    .command('waiting')
+    .description('Running runs that wait for a person, with each wait’s prompt (the newest --limit running runs are inspected)')
+    .option('--limit <n>', 'running runs to inspect (1–200)', (v) => Number(v), 50)
+    .option('--json', 'print the JSON of GET /v1/approvals')
+    .action(async (options: { limit: number; json?: boolean }) =>
+      withServices(async (services) => {
+        const pending = createPendingApprovals({ client: services.temporal.client, lister: createRunLister(services.db) });
+        const result = await pending.list(operator(), options.limit);
+        if (options.json) return console.log(JSON.stringify(result, null, 2));
+        const lines = result.items.flatMap((run) =>
+          run.waiting_for.map((w) => `${run.workflow_id}  ${w.node_id}  "${w.prompt}" since ${w.since}${w.timeout_at ? ` until ${w.timeout_at}` : ''}`),
+        );
+        console.log(lines.length > 0 ? lines.join('\n') : `nothing waits (${result.inspected} running runs inspected)`);
+      }),
+    );
+
   for (const decision of ['approve', 'reject'] as const) {
     runs
       .command(decision)
