@@ -211,7 +211,8 @@ export async function planExecutorWorkflow(input: PlanRunInput): Promise<RunStat
         run.finish(decision.node.id, 'skipped', now(), { reason: decision.reason });
         continue;
       }
-      const reused = resume?.reused[decision.node.id];
+      // Own properties only: a node may be called "constructor" or "__proto__".
+      const reused = resume && Object.prototype.hasOwnProperty.call(resume.reused, decision.node.id) ? resume.reused[decision.node.id] : undefined;
       if (reused) {
         run.reuse(decision.node.id, now(), reused.output, reused.attempts, resume!.workflow_id);
         continue;

@@ -27,11 +27,9 @@ export function splitForResume(plan: Pick<PlanGraphPayload, 'nodes' | 'edges'>, 
       }
     }
   }
-  const reused: ResumeFrom['reused'] = {};
-  for (const id of index.nodeIds) {
-    if (rerun.has(id)) continue;
-    const s = byId.get(id)!;
-    reused[id] = { output: s.output ?? null, attempts: s.attempts };
-  }
+  // fromEntries defines own properties, so a node called "__proto__" is kept like any other.
+  const reused: ResumeFrom['reused'] = Object.fromEntries(
+    index.nodeIds.filter((id) => !rerun.has(id)).map((id) => [id, { output: byId.get(id)!.output ?? null, attempts: byId.get(id)!.attempts }]),
+  );
   return { reused, rerun: [...rerun].sort() };
 }

@@ -85,4 +85,12 @@ describe('splitForResume', () => {
     expect(split.rerun).toEqual(['d', 'e']);
     expect(Object.keys(split.reused)).toEqual(['a', 'b', 'c']);
   });
+
+  it('keeps nodes named like Object properties as own entries', () => {
+    const odd = plan({ nodes: ['__proto__', 'constructor', 'x'].map((id) => ({ id, op: 'echo' })), edges: [{ from: 'constructor', to: 'x', kind: 'data' }] });
+    const split = splitForResume(odd, [status('__proto__', 'succeeded'), status('constructor', 'succeeded'), status('x', 'failed')]);
+    expect(Object.keys(split.reused).sort()).toEqual(['__proto__', 'constructor']);
+    expect(JSON.parse(JSON.stringify(split.reused)).__proto__).toEqual({ output: { id: '__proto__' }, attempts: 1 });
+    expect(split.rerun).toEqual(['x']);
+  });
 });
