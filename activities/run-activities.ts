@@ -2,6 +2,7 @@
  * Activities that bracket a plan run: checks before it starts, and the exactly-once outcome.
  */
 import { ApplicationFailure } from '@temporalio/common';
+import { BUILTIN_EXECUTOR_OPS } from '../src/domain/approvals';
 import { NODE_ERROR_TYPES, type RunOutcome } from '../src/domain/run-state';
 import { inputProblems } from '../src/runs/run-inputs';
 import type { RunStart, RunStore } from '../src/store/plan-runs';
@@ -37,7 +38,9 @@ export function createRunActivities(deps: { runs: Pick<RunStore, 'openRun' | 'cl
           details: [problems],
         });
       }
-      const unknown = input.ops.filter((op) => !deps.registry.has(op));
+      // Approval nodes are waited on by the executor itself: no worker provides them.
+      const workerOps = input.ops.filter((op) => !BUILTIN_EXECUTOR_OPS.has(op));
+      const unknown = workerOps.filter((op) => !deps.registry.has(op));
       if (unknown.length > 0) {
         throw ApplicationFailure.create({
           type: NODE_ERROR_TYPES.unknownOp,
@@ -46,7 +49,7 @@ export function createRunActivities(deps: { runs: Pick<RunStore, 'openRun' | 'cl
         });
       }
       await deps.runs.openRun(input);
-      return { local_ops: input.ops.filter((op) => deps.registry.get(op)?.local === true) };
+      return { local_ops: workerOps.filter((op) => deps.registry.get(op)?.local === true) };
     },
 
     /** Closes the run and counts it in the plan's metrics, exactly once however often retried. */

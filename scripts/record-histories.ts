@@ -11,7 +11,8 @@
  * record it, and it proves the patch keeps old runs replaying. This script only writes the files
  * of the scenarios it runs; such frozen files are replayed but never rewritten.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
@@ -23,6 +24,9 @@ import { planGraphPayloadSchema, type PlanGraphPayloadInput } from '../src/domai
 import { statusQuery } from '../src/domain/run-state';
 import { writeHistoryFile } from '../src/replay/history-file';
 import { startPlanRun } from '../src/runs/start-run';
+import { approvalUpdate } from '../src/domain/approvals';
+import { finalStatus } from '../src/runs/follow-run';
+import { splitForResume } from '../src/runs/resume-plan';
 import { createEpisodeStore } from '../src/store/episodes';
 import { createRecordStore } from '../src/store/records';
 import { findTemporalCli } from '../src/temporal/cli-binary';
@@ -73,6 +77,48 @@ async function untilNodeRunning(handle: WorkflowHandle, node: string): Promise<v
     if (Date.now() > deadline) throw new Error(`node ${node} did not start within 30 s`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** Polls the run's status query until `id` (a node or the run gate) waits for a decision, then decides it. */
+async function decideWhenWaiting(handle: WorkflowHandle, id: string, decision: 'approve' | 'reject'): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!(await handle.query(statusQuery)).waiting_for?.some((w) => w.node_id === id)) {
+    if (Date.now() > deadline) throw new Error(`${id} did not wait within 30 s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await handle.executeUpdate(approvalUpdate, { args: [{ node_id: id, decision, by: 'history-recorder', comment: 'recorded' }] });
+}
+
+/** A run that fails (its gate's file is missing), then the resumed run, recorded, after the file is created. */
+function resumeScenario(name: string): Scenario {
+  return {
+    name,
+    async run({ client, db }, workflowId) {
+      const dir = mkdtempSync(join(tmpdir(), 'plangraph-history-resume-'));
+      const marker = join(dir, 'ready');
+      const log = join(dir, 'log');
+      const payload = planGraphPayloadSchema.parse({
+        kind: 'plan_graph',
+        plan_id: `history-${name}`,
+        intent: 'history: resumed run',
+        constraints: { failure_policy: 'continue' },
+        nodes: [echo('load', { n: 1 }), { id: 'gate', op: 'until_file', params: { file: marker, log } }, echo('after'), echo('side')],
+        edges: [
+          { from: 'load', to: 'gate', kind: 'data' },
+          { from: 'gate', to: 'after', kind: 'data' },
+          { from: 'load', to: 'side', kind: 'data' },
+        ],
+      });
+      const record = await createRecordStore(db).create({ type: 'plan_graph', sensitivity: 'low', confidence: 0.8, payload });
+      const first = await startPlanRun({ client, taskQueue: TASK_QUEUE, record, workflowId: `${workflowId}-failed` });
+      const old = await finalStatus(first);
+      writeFileSync(marker, 'ok');
+      const { reused } = splitForResume(payload, old.nodes);
+      const handle = await startPlanRun({ client, taskQueue: TASK_QUEUE, record, workflowId, resume: { workflow_id: first.workflowId, run_id: first.firstExecutionRunId, reused } });
+      await handle.result();
+      return handle;
+    },
+  };
 }
 
 const echo = (id: string, params: Record<string, unknown> = {}, guards?: Record<string, unknown>) => ({ id, op: 'echo', params, ...(guards ? { guards } : {}) });
@@ -154,6 +200,38 @@ const SCENARIOS: Scenario[] = [
       await handle.cancel();
     },
   ),
+  planScenario(
+    'approvals',
+    {
+      intent: 'history: approvals and the run gate',
+      constraints: { requires_approval: true, approval_prompt: 'Start?' },
+      nodes: [
+        echo('build'),
+        { id: 'ok', op: 'approval', params: { prompt: 'Deploy?' } },
+        echo('deploy'),
+        { id: 'late', op: 'approval', params: { prompt: 'Also notify?', timeout: '300ms' }, policy: { continue_on_error: true } },
+      ],
+      edges: [
+        { from: 'build', to: 'ok', kind: 'control' },
+        { from: 'ok', to: 'deploy', kind: 'data' },
+      ],
+    },
+    async (handle) => {
+      await decideWhenWaiting(handle, '$run', 'approve');
+      await decideWhenWaiting(handle, 'ok', 'approve');
+    },
+  ),
+  planScenario(
+    'approval-rejected',
+    {
+      intent: 'history: a rejected run gate',
+      constraints: { requires_approval: true },
+      nodes: [echo('first'), { id: 'ok', op: 'approval', params: { prompt: 'Never asked' } }],
+      edges: [{ from: 'first', to: 'ok', kind: 'data' }],
+    },
+    (handle) => decideWhenWaiting(handle, '$run', 'reject'),
+  ),
+  resumeScenario('resumed'),
   {
     name: 'consolidation',
     async run({ client, db }, workflowId) {

@@ -13,6 +13,10 @@ import type { CancelResponse, RunView } from './api/routes/runs';
 import type { visibleEpisodeSchema } from './api/routes/episodes';
 import type { whoamiSchema } from './api/routes/principal';
 import type { runNodeSchema } from './intents/run-node';
+import type { ApprovalBody, ApprovalList } from './runs/approve-run';
+import type { ResumeResponse } from './runs/resume-run';
+import type { PendingApprovals } from './runs/pending-approvals';
+import type { ApprovalDecision } from './domain/approvals';
 import type { ListRunsQuery, RunList } from './store/run-list';
 import type { Stats } from './api/routes/stats';
 import type { MemoryRecord, newEpisodeSchema } from './domain/records';
@@ -32,6 +36,7 @@ export type ReinforceResult = z.infer<typeof reinforceResultSchema>;
 export type RetrieveRequest = z.input<typeof retrieveRequestSchema>;
 export type ConsolidationRequest = z.input<typeof consolidationRunBodySchema>;
 export type ConsolidationResponse = z.infer<typeof consolidationRunResponseSchema>;
+export type { ApprovalBody, ApprovalDecision, ApprovalList, PendingApprovals, ResumeResponse };
 export type { CancelResponse, IntentRequest, IntentResponse, MemoryRecord, RetrieveResponse, RunView, Stats };
 
 /** An error answered by the API: `{error: {code, message, details}}` and its HTTP status. */
@@ -117,6 +122,21 @@ export function createPlangraphClient(options: PlangraphClientOptions) {
     getRun: (workflowId: string) => json<RunView>('GET', `/v1/runs/${id(workflowId)}`),
     /** POST /v1/runs/:workflow_id/cancel */
     cancelRun: (workflowId: string) => json<CancelResponse>('POST', `/v1/runs/${id(workflowId)}/cancel`, {}),
+    /** GET /v1/approvals (runs waiting for a person, among the newest `limit` running runs) */
+    pendingApprovals: (limit?: number) => json<PendingApprovals>('GET', `/v1/approvals${query({ limit })}`),
+    /** GET /v1/runs/:workflow_id/approvals (what a running run waits for, and the decisions so far) */
+    listApprovals: (workflowId: string) => json<ApprovalList>('GET', `/v1/runs/${id(workflowId)}/approvals`),
+    /** POST /v1/runs/:workflow_id/approvals/:node_id (node `$run`: the requires_approval gate) */
+    decideApproval: (workflowId: string, nodeId: string, body: ApprovalBody) =>
+      json<ApprovalDecision>('POST', `/v1/runs/${id(workflowId)}/approvals/${id(nodeId)}`, body),
+    /** POST /v1/runs/:workflow_id/approvals/:node_id with decision "approve" */
+    approve: (workflowId: string, nodeId: string, comment?: string) =>
+      json<ApprovalDecision>('POST', `/v1/runs/${id(workflowId)}/approvals/${id(nodeId)}`, { decision: 'approve', comment }),
+    /** POST /v1/runs/:workflow_id/approvals/:node_id with decision "reject" */
+    reject: (workflowId: string, nodeId: string, comment?: string) =>
+      json<ApprovalDecision>('POST', `/v1/runs/${id(workflowId)}/approvals/${id(nodeId)}`, { decision: 'reject', comment }),
+    /** POST /v1/runs/:workflow_id/resume (a new run that reruns only what did not succeed) */
+    resumeRun: (workflowId: string) => json<ResumeResponse>('POST', `/v1/runs/${id(workflowId)}/resume`, {}),
     /** GET /v1/stats */
     stats: () => json<Stats>('GET', '/v1/stats'),
     /** GET /metrics (Prometheus text) */

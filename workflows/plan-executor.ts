@@ -31,6 +31,8 @@ import {
   type RunState,
   type RunStatus,
 } from '../src/domain/run-state';
+import { APPROVAL_OP, approvalParams, BUILTIN_EXECUTOR_OPS, RUN_GATE_ID, runGate } from '../src/domain/approvals';
+import { ApprovalDesk } from './approvals';
 import { activityOptions, localActivityOptions } from './node-options';
 import { PlanRun } from './plan-run';
 
@@ -77,6 +79,12 @@ const PATCHES = {
    * outcome is recorded by a local activity in the final workflow task. One marker for both.
    */
   localExecution: 'executor-local-execution',
+  /** Approval nodes wait in the executor for the `approval` Update (docs/execution.md#approvals). */
+  approvals: 'executor-approvals',
+  /** `constraints.requires_approval` gates the run before its first node. */
+  runGate: 'executor-run-gate',
+  /** A resumed run reuses the succeeded nodes' outputs of the run it resumes (docs/execution.md#resume). */
+  resume: 'executor-resume',
 } as const;
 
 /** Runs a plan graph snapshot; returns every node's state and output. */
@@ -100,8 +108,13 @@ export async function planExecutorWorkflow(input: PlanRunInput): Promise<RunStat
     latency_ms: finishedAt ? Date.parse(finishedAt) - Date.parse(startedAt) : undefined,
     error: runError,
     nodes: run.snapshot(),
+    waiting_for: desk.waits(),
+    approvals: desk.decisions(),
+    resumed_from: input.resume?.workflow_id,
   });
+  const desk = new ApprovalDesk({ node: (id) => run.nodes.get(id), state: (id) => run.status.get(id)?.state, now });
   setHandler(statusQuery, status);
+  desk.install();
 
   const checked = parsePlanGraph(payload);
   if (!checked.ok) {
@@ -118,8 +131,11 @@ export async function planExecutorWorkflow(input: PlanRunInput): Promise<RunStat
     started_at: startedAt,
     inputs_schema: payload.inputs_schema,
     inputs: input.inputs ?? {},
-    ops: [...new Set(payload.nodes.filter((n) => !n.policy?.task_queue).map((n) => n.op))].sort(),
+    ops: [...new Set(payload.nodes.filter((n) => !n.policy?.task_queue && !BUILTIN_EXECUTOR_OPS.has(n.op)).map((n) => n.op))].sort(),
+    ...(input.resume ? { resumed_from: input.resume.workflow_id } : {}),
   });
+  // Only a resumed run asks: runs without `resume` never record this marker.
+  const resume = input.resume && patched(PATCHES.resume) ? input.resume : undefined;
   const localOps = new Set(begun?.local_ops ?? []);
   const runLocally = (node: PlanNode) => localExecution && runsLocally(node, localOps);
 
@@ -136,7 +152,15 @@ export async function planExecutorWorkflow(input: PlanRunInput): Promise<RunStat
     for (const scope of nodeScopes.values()) scope.cancel();
   };
 
-  const startNode = (node: PlanNode) => {
+  /** An approval node: waits in the executor for a decision; no activity runs. */
+  const startApproval = (node: PlanNode) => {
+    const params = resolveTemplates(node.params, run.scopeFor(node.id), run.index.nodeIds) as Record<string, unknown>;
+    const { prompt, timeoutMs } = approvalParams({ params });
+    run.markWaiting(node.id, now(), prompt);
+    return () => desk.wait(node.id, prompt, timeoutMs);
+  };
+
+  const startActivity = (node: PlanNode) => {
     const local = runLocally(node);
     run.markRunning(node.id, now(), local ? 'local' : 'activity');
     const activityInput: NodeActivityInput = {
@@ -146,10 +170,15 @@ export async function planExecutorWorkflow(input: PlanRunInput): Promise<RunStat
     };
     const proxy = local ? proxyLocalActivities(localActivityOptions(node)) : proxyActivities(activityOptions(node));
     const activity = proxy[node.op] as (i: NodeActivityInput) => Promise<NodeActivityResult>;
+    return () => activity(activityInput);
+  };
+
+  const startNode = (node: PlanNode) => {
+    const work = node.op === APPROVAL_OP && patched(PATCHES.approvals) ? startApproval(node) : startActivity(node);
     const scope = new CancellationScope();
     nodeScopes.set(node.id, scope);
     scope
-      .run(() => activity(activityInput))
+      .run(work)
       .then(
         (result) => run.finish(node.id, 'succeeded', now(), { output: result.output, attempts: result.attempt }),
         (err: unknown) => {
@@ -182,6 +211,12 @@ export async function planExecutorWorkflow(input: PlanRunInput): Promise<RunStat
         run.finish(decision.node.id, 'skipped', now(), { reason: decision.reason });
         continue;
       }
+      // Own properties only: a node may be called "constructor" or "__proto__".
+      const reused = resume && Object.prototype.hasOwnProperty.call(resume.reused, decision.node.id) ? resume.reused[decision.node.id] : undefined;
+      if (reused) {
+        run.reuse(decision.node.id, now(), reused.output, reused.attempts, resume!.workflow_id);
+        continue;
+      }
       if (run.running >= maxParallel) {
         run.deferStart(decision.node.id);
         return;
@@ -192,6 +227,18 @@ export async function planExecutorWorkflow(input: PlanRunInput): Promise<RunStat
 
   let cancelled: unknown;
   try {
+    // `requires_approval`: nothing starts until the gate is approved; a rejection or timeout fails the run.
+    const gate = runGate(payload);
+    if (gate && patched(PATCHES.runGate)) {
+      const refused = await desk.wait(RUN_GATE_ID, gate.prompt, gate.timeoutMs).then(
+        () => undefined,
+        (err: unknown) => {
+          if (isCancellation(err)) throw err;
+          return describeFailure(err).error;
+        },
+      );
+      if (refused) abort(refused);
+    }
     pump();
     const timeout = payload.constraints.timeout;
     const allDone = condition(() => run.done || (aborting !== undefined && run.running === 0));

@@ -113,11 +113,26 @@ export class PlanRun {
     this.running += 1;
   }
 
+  /** An approval node starts waiting: it holds a slot like a running node until decided. */
+  markWaiting(id: string, at: string, prompt: string): void {
+    this.markRunning(id, at, 'local');
+    const s = this.status.get(id)!;
+    s.state = 'waiting';
+    s.prompt = prompt;
+    delete s.execution; // an approval runs nowhere: the executor itself waits
+  }
+
+  /** A node of a resumed run that is not run again: succeeded with the old run's output. */
+  reuse(id: string, at: string, output: unknown, attempts: number, from: string): void {
+    this.status.get(id)!.reused_from = from;
+    this.finish(id, 'succeeded', at, { output, attempts });
+  }
+
   /** Records a terminal state and releases successors whose predecessors are now all terminal. */
   finish(id: string, state: NodeState, at: string, extra: { output?: unknown; attempts?: number; error?: NodeError; reason?: string } = {}): void {
     const s = this.status.get(id)!;
     if (TERMINAL_NODE_STATES.has(s.state)) return;
-    if (s.state === 'running') this.running -= 1;
+    if (s.state === 'running' || s.state === 'waiting') this.running -= 1;
     s.state = state;
     s.finished_at = at;
     if (extra.output !== undefined) s.output = extra.output;

@@ -151,6 +151,8 @@ export const planRuns = pgTable(
     finishedAt: ts('finished_at'),
     latencyMs: doublePrecision('latency_ms'),
     error: jsonb('error'),
+    /** The workflow id of the run this one resumes (docs/execution.md#resume); null for a fresh run. */
+    resumedFrom: text('resumed_from'),
   },
   (t) => [
     primaryKey({ columns: [t.workflowId, t.runId] }),

@@ -5,6 +5,8 @@
 import { checkGuard, isEmptyGuard } from './guards';
 import { planGraphPayloadSchema, type PlanEdge, type PlanGraphPayload } from './records';
 import { localExecutionProblems } from './node-execution';
+import { BUILTIN_EXECUTOR_OPS } from './approvals';
+import { approvalIssues } from './approval-validation';
 import { collectTemplateRefs, parseRef } from './refs';
 
 export const PLAN_ERROR_CODES = [
@@ -19,6 +21,8 @@ export const PLAN_ERROR_CODES = [
   'invalid_guard',
   'invalid_schema',
   'invalid_execution',
+  'invalid_approval',
+  'reserved_node_id',
 ] as const;
 export type PlanErrorCode = (typeof PLAN_ERROR_CODES)[number];
 
@@ -138,7 +142,8 @@ export function validatePlanGraph(plan: PlanGraphPayload, options: ValidateOptio
         issues.push({ code: 'invalid_execution', path: `nodes[${i}].policy.execution`, message: `node "${node.id}" cannot run locally: ${problem}` });
       }
     }
-    if (options.knownOps && !options.knownOps.has(node.op)) {
+    // Built-in ops (approval) are run by the executor itself, not by a worker.
+    if (options.knownOps && !options.knownOps.has(node.op) && !BUILTIN_EXECUTOR_OPS.has(node.op)) {
       issues.push({
         code: 'unknown_op',
         path: `nodes[${i}].op`,
@@ -162,6 +167,8 @@ export function validatePlanGraph(plan: PlanGraphPayload, options: ValidateOptio
     if (edgeKeys.has(key)) issues.push({ code: 'duplicate_edge', path: `edges[${i}]`, message: `${label} is declared twice` });
     edgeKeys.add(key);
   });
+
+  issues.push(...approvalIssues(plan));
 
   const index = indexGraph(plan.nodes, plan.edges);
   // Report node-disjoint cycles one by one: each found cycle's nodes are set aside and the rest searched again.

@@ -6,8 +6,10 @@ import { defineQuery } from '@temporalio/workflow';
 import { z } from 'zod';
 import { NODE_EXECUTIONS } from './node-execution';
 import type { PlanGraphPayload, TrustContext } from './records';
+import { approvalDecisionSchema, approvalWaitSchema } from './approvals';
 
-export const NODE_STATES = ['pending', 'running', 'succeeded', 'failed', 'skipped', 'cancelled'] as const;
+/** `waiting`: an approval node waiting for a person's decision (docs/execution.md#approvals). */
+export const NODE_STATES = ['pending', 'running', 'waiting', 'succeeded', 'failed', 'skipped', 'cancelled'] as const;
 export type NodeState = (typeof NODE_STATES)[number];
 export const TERMINAL_NODE_STATES: ReadonlySet<NodeState> = new Set(['succeeded', 'failed', 'skipped', 'cancelled']);
 
@@ -39,6 +41,16 @@ export interface PlanRunInput {
   inputs: Record<string, unknown>;
   trust?: TrustContext;
   task_descriptor?: string;
+  /** A resumed run (docs/execution.md#resume): the run it resumes and the outputs it reuses. */
+  resume?: ResumeFrom;
+}
+
+/** What a resumed run takes from the run it resumes: the succeeded nodes it does not run again. */
+export interface ResumeFrom {
+  workflow_id: string;
+  run_id: string;
+  /** Node id → the output (and attempts) it had in the old run. */
+  reused: Record<string, { output: unknown; attempts: number }>;
 }
 
 /** What one node's activity receives: its resolved params and its data predecessors' outputs. */
@@ -70,6 +82,10 @@ export const nodeStatusSchema = z.object({
   reason: z.string().optional(),
   error: nodeErrorSchema.optional(),
   output: z.unknown().optional(),
+  /** An approval node's prompt. */
+  prompt: z.string().optional(),
+  /** A node of a resumed run that was not run again: the workflow id of the run whose output it reuses. */
+  reused_from: z.string().optional(),
 });
 export type NodeStatus = z.infer<typeof nodeStatusSchema>;
 
@@ -88,6 +104,12 @@ export const runStatusSchema = z.object({
   latency_ms: z.number().optional(),
   error: nodeErrorSchema.optional(),
   nodes: z.array(nodeStatusSchema),
+  /** Open approval waits (approval nodes and the run gate), oldest first. */
+  waiting_for: z.array(approvalWaitSchema).optional(),
+  /** Decisions made on this run's waits, in order. */
+  approvals: z.array(approvalDecisionSchema).optional(),
+  /** The workflow id of the run this one resumes. */
+  resumed_from: z.string().optional(),
 });
 export type RunStatus = z.infer<typeof runStatusSchema>;
 

@@ -94,6 +94,9 @@ export function createRunViewer(deps: RunViewerDeps) {
   }
 
   return {
+    /** The run's Temporal description and plan id, when the caller may see and run its plan; 404 otherwise. */
+    describe: describeVisible,
+
     /** State, live status or result, and the plan_runs row of a run. */
     async view(workflowId: string, trust: TrustContext): Promise<RunView> {
       const { description, planId } = await describeVisible(workflowId, trust);

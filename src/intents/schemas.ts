@@ -50,6 +50,8 @@ export const runRowSchema = z.object({
   finished_at: z.string().nullable(),
   latency_ms: z.number().nullable(),
   error: nodeErrorSchema.nullable(),
+  /** The workflow id of the run this one resumes; null for a fresh run. */
+  resumed_from: z.string().nullable().default(null),
 });
 
 /** A run as `GET /v1/runs/:workflow_id` answers it. */

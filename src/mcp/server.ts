@@ -10,6 +10,11 @@ import type { Config } from '../config';
 import { principalForKey } from '../store/api-keys';
 import { createIntentComponents } from '../intents/wiring';
 import { createServices, type Services } from '../services';
+import { createApprover } from '../runs/approve-run';
+import { createResumer } from '../runs/resume-run';
+import { createPendingApprovals } from '../runs/pending-approvals';
+import { createRunLister } from '../store/run-list';
+import { registerRunActionTools } from './run-action-tools';
 import { registerTools } from './tools';
 
 export const MCP_SERVER_INFO = { name: 'plangraph', version: '0.1.0' } as const;
@@ -21,15 +26,29 @@ export async function createMcpServer(services: Services, apiKey: string | undef
     instructions:
       'plangraph stores plan graphs distilled from agent episodes and runs them as durable Temporal workflows. ' +
       'Use find_plans or run_intent for a task; run_plan when you know the plan id; get_run to follow a run; ' +
-      'submit_episode to record what you did; reinforce_plan when a plan served you well.',
+      'submit_episode to record what you did; reinforce_plan when a plan served you well; ' +
+      'list_approvals and decide_approval for runs that wait for a person; resume_run to rerun only what failed.',
   });
+  const components = createIntentComponents(services);
   registerTools(server, {
-    ...createIntentComponents(services),
+    ...components,
     principal,
     retriever: services.retriever,
     plans: services.plans,
     reinforcer: services.reinforcer,
     episodes: services.episodes,
+  });
+  registerRunActionTools(server, {
+    principal,
+    pending: createPendingApprovals({ client: services.temporal.client, lister: createRunLister(services.db) }),
+    approver: createApprover({ client: services.temporal.client, viewer: components.viewer }),
+    resumer: createResumer({
+      client: services.temporal.client,
+      config: services.config,
+      records: services.records,
+      viewer: components.viewer,
+      knownOps: new Set(services.registry.keys()),
+    }),
   });
   return server;
 }

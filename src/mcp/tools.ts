@@ -25,7 +25,7 @@ export interface McpToolDeps extends IntentComponents {
 }
 
 /** A tool answer: the JSON result as text, or the API's error shape flagged as an error. */
-async function answer(work: () => Promise<unknown>): Promise<CallToolResult> {
+export async function answer(work: () => Promise<unknown>): Promise<CallToolResult> {
   try {
     return { content: [{ type: 'text', text: JSON.stringify(await work(), null, 2) }] };
   } catch (err) {

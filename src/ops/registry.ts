@@ -3,6 +3,7 @@
  * them into activities (activities/op-activities.ts), and the API and CLI read the op names to
  * refuse plans no worker can run.
  */
+import { BUILTIN_EXECUTOR_OPS } from '../domain/approvals';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import type { Config } from '../config';
@@ -17,6 +18,7 @@ export function createOpRegistry(ops: readonly OpDefinition[]): OpRegistry {
   for (const op of ops) {
     if (registry.has(op.name)) throw new Error(`op "${op.name}" is defined twice`);
     if (op.name === 'default') throw new Error('"default" is reserved for the unknown-op handler');
+    if (BUILTIN_EXECUTOR_OPS.has(op.name)) throw new Error(`"${op.name}" is built into the executor (docs/execution.md#approvals); an op cannot take its name`);
     registry.set(op.name, op);
   }
   return registry;

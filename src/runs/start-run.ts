@@ -10,6 +10,7 @@ import { DEFAULT_RUN_INPUT_LIMIT_BYTES } from '../config';
 import { formatPath, validatePlanGraph } from '../domain/graph';
 import { jsonProblem } from '../domain/json-limits';
 import type { MemoryRecord, PlanGraphPayload, TrustContext } from '../domain/records';
+import type { ResumeFrom } from '../domain/run-state';
 import type { planExecutorWorkflow } from '../../workflows/plan-executor';
 import { DomainError } from '../domain/errors';
 
@@ -33,6 +34,8 @@ export interface StartRunOptions {
   memo?: Record<string, unknown>;
   /** RUN_INPUT_LIMIT_BYTES; its default when not given. */
   inputLimitBytes?: number;
+  /** A resumed run: the run it resumes and the outputs it reuses (src/runs/resume-run.ts). */
+  resume?: ResumeFrom;
 }
 
 /** Plans above this size get a longer workflow-task timeout. */
@@ -90,6 +93,7 @@ export async function startPlanRun(options: StartRunOptions): Promise<WorkflowHa
         inputs,
         trust: options.trust,
         task_descriptor: options.taskDescriptor,
+        ...(options.resume ? { resume: options.resume } : {}),
       },
     ],
     typedSearchAttributes: [

@@ -13,6 +13,8 @@ export interface RunStart {
   workflow_id: string;
   run_id: string;
   started_at: string;
+  /** The workflow id of the run this one resumes (docs/execution.md#resume). */
+  resumed_from?: string;
 }
 
 /** A run row not closed yet. */
@@ -42,8 +44,8 @@ export function createRunStore(db: Db) {
     /** Opens the run row; a retry finds it already there and changes nothing. */
     async openRun(run: RunStart): Promise<void> {
       await db.execute(sql`
-        INSERT INTO plan_runs (workflow_id, run_id, plan_id, plan_revision, status, started_at)
-        VALUES (${run.workflow_id}, ${run.run_id}, ${run.plan_record_id}, ${run.plan_revision}, 'running', ${run.started_at})
+        INSERT INTO plan_runs (workflow_id, run_id, plan_id, plan_revision, status, started_at, resumed_from)
+        VALUES (${run.workflow_id}, ${run.run_id}, ${run.plan_record_id}, ${run.plan_revision}, 'running', ${run.started_at}, ${run.resumed_from ?? null})
         ON CONFLICT (workflow_id, run_id) DO NOTHING`);
     },
 
@@ -91,7 +93,7 @@ export function createRunStore(db: Db) {
 
     async getRun(workflowId: string) {
       const result = await db.execute<Record<string, unknown>>(sql`
-        SELECT workflow_id, run_id, plan_id, plan_revision, status, started_at, finished_at, latency_ms, error
+        SELECT workflow_id, run_id, plan_id, plan_revision, status, started_at, finished_at, latency_ms, error, resumed_from
           FROM plan_runs WHERE workflow_id = ${workflowId} ORDER BY started_at DESC LIMIT 1`);
       const row = result.rows[0];
       if (row) row.error = fromJsonb(row.error);

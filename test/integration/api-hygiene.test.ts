@@ -98,6 +98,13 @@ describe('GET /docs', () => {
       expect.arrayContaining(['state', 'status', 'result', 'record']),
     );
     expect(doc.paths['/v1/runs/{workflow_id}/cancel']?.post).toBeDefined();
+    const approve = doc.paths['/v1/runs/{workflow_id}/approvals/{node_id}']!.post!;
+    expect(Object.keys(approve.requestBody!.content['application/json']!.schema.properties!)).toEqual(['decision', 'comment']);
+    expect(Object.keys(approve.responses['200']!.content!['application/json']!.schema.properties)).toEqual(expect.arrayContaining(['approved', 'by', 'at']));
+    expect(doc.paths['/v1/runs/{workflow_id}/approvals']?.get).toBeDefined();
+    expect(Object.keys(doc.paths['/v1/runs/{workflow_id}/resume']!.post!.responses['201']!.content!['application/json']!.schema.properties)).toEqual(
+      expect.arrayContaining(['workflow_id', 'resumed_from', 'reused', 'rerun']),
+    );
     expect(doc.paths['/v1/stats']?.get).toBeDefined();
     expect(doc.paths['/metrics']?.get).toBeDefined();
   });

@@ -64,7 +64,7 @@ async function call<T>(name: string, args: Record<string, unknown>): Promise<{ i
 describe('plangraph over MCP (stdio)', () => {
   it('lists its tools with input schemas', async () => {
     const { tools } = await mcp.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['find_plans', 'get_run', 'reinforce_plan', 'run_intent', 'run_plan', 'submit_episode']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['decide_approval', 'find_plans', 'get_run', 'list_approvals', 'reinforce_plan', 'resume_run', 'run_intent', 'run_plan', 'submit_episode']);
     const runIntent = tools.find((t) => t.name === 'run_intent')!;
     expect(runIntent.inputSchema.required).toContain('task_descriptor');
     expect(Object.keys(runIntent.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['inputs', 'idempotency_key', 'wait']));
@@ -132,5 +132,44 @@ describe('plangraph over MCP (stdio)', () => {
     expect(refused).toMatchObject({ isError: true, body: { error: { code: 'forbidden' } } });
     const widened = await call<{ error: { code: string } }>('find_plans', { task_descriptor: 'x', trust: { max_sensitivity: 'high' } });
     expect(widened).toMatchObject({ isError: true, body: { error: { code: 'forbidden' } } });
+  });
+
+  it('lists a run’s approval waits, approves one, and resumes a failed run', async () => {
+    const scope = uid('mcp');
+    const gated = await storeTestPlan(ctx.services.records, {
+      scope,
+      intent: `approve then say ${scope}`,
+      nodes: [
+        { id: 'ok', op: 'approval', params: { prompt: 'Say it?' } },
+        { id: 'say', op: 'echo', params: { text: 'approved' } },
+      ],
+      edges: [{ from: 'ok', to: 'say', kind: 'data' }],
+    });
+    const failing = await storeTestPlan(ctx.services.records, { scope, intent: `fail ${scope}`, nodes: [{ id: 'boom', op: 'fail', params: {} }] });
+    await ctx.withWorker(async () => {
+      const started = await call<IntentResponse>('run_plan', { plan_id: gated.id, trust: { scopes: [scope] } });
+      expect(started.isError).toBe(false);
+      const id = started.body.workflow_id;
+      const deadline = Date.now() + 20_000;
+      let waits = await call<{ waiting_for: Array<{ node_id: string; prompt: string }> }>('list_approvals', { workflow_id: id });
+      while (waits.body.waiting_for?.length !== 1 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+        waits = await call('list_approvals', { workflow_id: id });
+      }
+      expect(waits.body.waiting_for).toEqual([expect.objectContaining({ node_id: 'ok', prompt: 'Say it?' })]);
+      const across = await call<{ items: Array<{ workflow_id: string }> }>('list_approvals', {});
+      expect(across.body.items.map((i) => i.workflow_id)).toContain(id);
+      const decided = await call<{ approved: boolean; by: string }>('decide_approval', { workflow_id: id, node_id: 'ok', decision: 'approve', comment: 'fine' });
+      expect(decided).toMatchObject({ isError: false, body: { approved: true, by: expect.stringMatching(/^mcp-agent-/) } });
+      await ctx.services.temporal.client.workflow.getHandle(id).result();
+
+      const failed = await call<IntentResponse>('run_plan', { plan_id: failing.id, trust: { scopes: [scope] }, wait: true });
+      expect(failed.body.run?.state).toBe('failed');
+      const resumed = await call<{ resumed_from: string; rerun: string[] }>('resume_run', { workflow_id: failed.body.workflow_id });
+      expect(resumed).toMatchObject({ isError: false, body: { resumed_from: failed.body.workflow_id, rerun: ['boom'] } });
+      const again = await call<{ error: { code: string } }>('resume_run', { workflow_id: id });
+      expect(again).toMatchObject({ isError: true, body: { error: { code: 'conflict' } } });
+      await ctx.services.temporal.client.workflow.getHandle((resumed.body as unknown as { workflow_id: string }).workflow_id).result().catch(() => undefined);
+    });
   });
 });

@@ -9,9 +9,15 @@ import { parseHistoryJson } from '../../src/replay/history-file';
 import { installQuietReplayRuntime, replayHistories, type ReplayOutcome } from '../../src/replay/replay';
 
 const HISTORIES_DIR = resolve(import.meta.dirname, '../histories');
-const SCENARIOS = ['cancellation', 'chain', 'consolidation', 'fail-fast', 'fan-out', 'guards-skips', 'local-nodes', 'retries'];
+const SCENARIOS = ['approval-rejected', 'approvals', 'cancellation', 'chain', 'consolidation', 'fail-fast', 'fan-out', 'guards-skips', 'local-nodes', 'resumed', 'retries'];
 /** Recorded before cheap nodes and the run outcome became local activities: the old path must keep replaying. */
 const BEFORE_LOCAL_NODES = ['cancellation', 'chain', 'fail-fast', 'fan-out', 'guards-skips', 'retries'].map((s) => `${s}-before-local-nodes`);
+/**
+ * Recorded on the executor before the run gate existed (a one-off worker on commit 0a163fe's
+ * workflows), of a plan that already carried `requires_approval: true`: it ran without waiting,
+ * and must replay so (patch `executor-run-gate`).
+ */
+const BEFORE_RUN_GATE = ['requires-approval-before-gate'];
 
 beforeAll(() => installQuietReplayRuntime());
 
@@ -19,7 +25,7 @@ const files = readdirSync(HISTORIES_DIR).filter((f) => f.endsWith('.json')).sort
 
 describe('committed histories replay against the current workflow code', () => {
   it('has a history for every representative scenario', () => {
-    expect(files.map((f) => f.replace(/\.json$/, ''))).toEqual(expect.arrayContaining([...SCENARIOS, ...BEFORE_LOCAL_NODES]));
+    expect(files.map((f) => f.replace(/\.json$/, ''))).toEqual(expect.arrayContaining([...SCENARIOS, ...BEFORE_LOCAL_NODES, ...BEFORE_RUN_GATE]));
   });
 
   it('replays every history without nondeterminism', async () => {

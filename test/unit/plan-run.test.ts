@@ -202,3 +202,28 @@ describe('PlanRun terminal bookkeeping', () => {
     expect(run.snapshot()[0]).toMatchObject({ id: 'a', op: 'noop', state: 'succeeded', attempts: 1, output: 1 });
   });
 });
+
+describe('PlanRun approvals and reuse', () => {
+  it('a waiting node holds a slot, shows its prompt and no execution, and frees the slot when it ends', () => {
+    const run = makeRun([{ id: 'ok', op: 'approval', params: { prompt: 'Go?' } }, { id: 'next', op: 'noop' }], [{ from: 'ok', to: 'next', kind: 'data' }]);
+    const d = run.nextDecision()!;
+    expect(d).toMatchObject({ kind: 'start', node: { id: 'ok' } });
+    run.markWaiting('ok', T, 'Go?');
+    expect(run.status.get('ok')).toMatchObject({ state: 'waiting', prompt: 'Go?', started_at: T });
+    expect(run.status.get('ok')!.execution).toBeUndefined();
+    expect(run.running).toBe(1);
+    run.finish('ok', 'failed', T, { error: { type: 'approval_rejected', message: 'no' } });
+    expect(run.running).toBe(0);
+    expect(run.nextDecision()).toMatchObject({ kind: 'skip', node: { id: 'next' } });
+  });
+
+  it('a reused node succeeds with the old output and releases its successors without running', () => {
+    const run = makeRun([{ id: 'a', op: 'noop' }, { id: 'b', op: 'echo', params: { v: '{{nodes.a.output.v}}' } }], [{ from: 'a', to: 'b', kind: 'data' }]);
+    expect(run.nextDecision()).toMatchObject({ kind: 'start', node: { id: 'a' } });
+    run.reuse('a', T, { v: 7 }, 2, 'old-run');
+    expect(run.status.get('a')).toMatchObject({ state: 'succeeded', output: { v: 7 }, attempts: 2, reused_from: 'old-run' });
+    expect(run.running).toBe(0);
+    expect(run.nextDecision()).toMatchObject({ kind: 'start', node: { id: 'b' } });
+    expect(run.dataInputs('b')).toEqual({ a: { v: 7 } });
+  });
+});

@@ -9,6 +9,7 @@ import { metricsRoutes } from './metrics';
 import { planRoutes } from './plans';
 import { principalRoutes } from './principal';
 import { retrieveRoutes } from './retrieve';
+import { runActionRoutes } from './run-actions';
 import { runRoutes } from './runs';
 import { statsRoutes } from './stats';
 
@@ -18,6 +19,7 @@ export function allRoutes(services: Services): RouteDefinition[] {
     ...principalRoutes(),
     ...intentRoutes(services),
     ...runRoutes(services),
+    ...runActionRoutes(services),
     ...statsRoutes(services),
     ...metricsRoutes(services),
     ...planRoutes(services),

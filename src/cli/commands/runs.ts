@@ -1,10 +1,14 @@
-/** `plangraph runs show ID`: a run's state, per-node status and result, as in `GET /v1/runs/:id`. */
+/**
+ * `plangraph runs show ID`: a run's state, per-node status, what it waits for and its result, as
+ * in `GET /v1/runs/:id` (approve, reject and resume: run-actions.ts).
+ */
 import type { Command } from 'commander';
 import { createIntentComponents } from '../../intents/wiring';
 import type { RunView } from '../../intents/schemas';
 import { effectiveTrust, LOCAL_OPERATOR } from '../../domain/principal';
 import { createServices } from '../../services';
 import { configFromEnv } from '../runtime';
+import { registerRunActionCommands } from './run-actions';
 
 /** A node state change as the progress lines show it. */
 export interface NodeChange {
@@ -32,14 +36,23 @@ export function formatRunView(view: RunView): string {
   ];
   if (view.status_error) lines.push(`  status    unavailable: ${view.status_error}`);
   for (const node of status?.nodes ?? []) {
-    lines.push(formatNodeChange({ id: node.id, op: node.op, state: node.state, attempts: node.attempts, error: node.error?.message ?? node.reason }));
+    const note = node.error?.message ?? node.reason ?? (node.reused_from ? `reused from ${node.reused_from}` : node.prompt);
+    lines.push(formatNodeChange({ id: node.id, op: node.op, state: node.state, attempts: node.attempts, error: note }));
   }
+  for (const wait of status?.waiting_for ?? []) {
+    const until = wait.timeout_at ? ` until ${wait.timeout_at}` : '';
+    lines.push(`  waits     ${wait.node_id}: "${wait.prompt}" for ${wait.decided_by}${until} (plangraph runs approve|reject ${view.workflow_id} ${wait.node_id})`);
+  }
+  for (const d of status?.approvals ?? []) lines.push(`  decision  ${d.node_id}: ${d.decision} by ${d.by} at ${d.at}${d.comment ? ` — ${d.comment}` : ''}`);
+  const resumedFrom = view.record?.resumed_from ?? status?.resumed_from;
+  if (resumedFrom) lines.push(`  resumes   ${resumedFrom}`);
   if (view.error) lines.push(`  error     ${view.error.type}: ${view.error.message}`);
   return lines.join('\n');
 }
 
 export function registerRunsCommands(program: Command): void {
-  const runs = program.command('runs').description('Inspect plan runs');
+  const runs = program.command('runs').description('Inspect plan runs, decide their approvals, resume failed ones');
+  registerRunActionCommands(runs);
   runs
     .command('show')
     .description("A run's state, per-node status and result")

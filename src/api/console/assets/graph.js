@@ -193,7 +193,7 @@ function enablePanZoom(root, full) {
 
 /** The colour key under every graph. */
 export function legend() {
-  const states = ['pending', 'running', 'succeeded', 'failed', 'skipped', 'cancelled'];
+  const states = ['pending', 'running', 'waiting', 'succeeded', 'failed', 'skipped', 'cancelled'];
   const wrap = document.createElement('div');
   wrap.className = 'legend';
   for (const state of states) {

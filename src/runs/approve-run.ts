@@ -1,0 +1,76 @@
+/**
+ * Deciding an approval wait of a running run (docs/api.md#approvals): the caller must be allowed
+ * to run the plan (else the same 404 as for a run it cannot see); the decision is the executor's
+ * `approval` Update, whose validator refuses a node that is not a waiting approval.
+ */
+import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { z } from 'zod';
+import { APPROVAL_DECISIONS, APPROVAL_REFUSALS, approvalDecisionSchema, approvalUpdate, approvalWaitSchema, type ApprovalDecision } from '../domain/approvals';
+import { DomainError } from '../domain/errors';
+import { effectiveTrust, type Principal } from '../domain/principal';
+import { statusQuery } from '../domain/run-state';
+import type { RunViewer } from '../intents/run-view';
+
+export const approvalBodySchema = z
+  .object({
+    decision: z.enum(APPROVAL_DECISIONS),
+    comment: z.string().max(2000).optional(),
+  })
+  .strict();
+export type ApprovalBody = z.infer<typeof approvalBodySchema>;
+export { approvalDecisionSchema };
+
+/** A run's open waits and the decisions made so far. */
+export const approvalListSchema = z.object({
+  workflow_id: z.string(),
+  waiting_for: z.array(approvalWaitSchema),
+  approvals: z.array(approvalDecisionSchema),
+});
+export type ApprovalList = z.infer<typeof approvalListSchema>;
+
+/** The domain error for each refusal type of the update's validator. */
+const REFUSAL_CODES: Record<string, 'not_found' | 'bad_request' | 'conflict'> = {
+  [APPROVAL_REFUSALS.unknownNode]: 'not_found',
+  [APPROVAL_REFUSALS.notApproval]: 'bad_request',
+  [APPROVAL_REFUSALS.notWaiting]: 'conflict',
+  invalid_params: 'bad_request',
+};
+
+export function createApprover(deps: { client: Client; viewer: Pick<RunViewer, 'describe'> }) {
+  /** The running run the caller may run; 404 when it may not, 409 when it is closed. */
+  async function runningRun(workflowId: string, principal: Principal) {
+    const { description } = await deps.viewer.describe(workflowId, effectiveTrust(principal));
+    if (description.status.name !== 'RUNNING') {
+      throw new DomainError('conflict', `run ${workflowId} is ${description.status.name.toLowerCase()}: nothing waits for approval`, {
+        workflow_id: workflowId,
+        state: description.status.name.toLowerCase(),
+      });
+    }
+    return deps.client.workflow.getHandle(workflowId, description.runId);
+  }
+
+  return {
+    /** Approves or rejects one wait (an approval node, or `$run` for the run gate) as `principal`. */
+    async decide(workflowId: string, nodeId: string, body: ApprovalBody, principal: Principal): Promise<ApprovalDecision> {
+      const handle = await runningRun(workflowId, principal);
+      try {
+        return await handle.executeUpdate(approvalUpdate, { args: [{ node_id: nodeId, decision: body.decision, comment: body.comment, by: principal.name }] });
+      } catch (err) {
+        const cause = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
+        const code = cause instanceof ApplicationFailure ? REFUSAL_CODES[cause.type ?? ''] : undefined;
+        if (code) throw new DomainError(code, cause!.message, { workflow_id: workflowId, node_id: nodeId });
+        throw err;
+      }
+    },
+
+    /** What a running run waits for, and what was decided. */
+    async list(workflowId: string, principal: Principal): Promise<ApprovalList> {
+      const handle = await runningRun(workflowId, principal);
+      const status = await handle.query(statusQuery);
+      return { workflow_id: workflowId, waiting_for: status.waiting_for ?? [], approvals: status.approvals ?? [] };
+    },
+  };
+}
+
+export type Approver = ReturnType<typeof createApprover>;

@@ -1,0 +1,35 @@
+/**
+ * Which nodes a resumed run reuses (docs/execution.md#resume): a node is run again when it did
+ * not succeed in the old run or when any of its ancestors is run again; every other node
+ * succeeded, and so did all its ancestors, so its output is reused as it was.
+ */
+import { indexGraph } from '../domain/graph';
+import type { PlanGraphPayload } from '../domain/records';
+import type { NodeStatus, ResumeFrom } from '../domain/run-state';
+
+export interface ResumeSplit {
+  reused: ResumeFrom['reused'];
+  rerun: string[];
+}
+
+/** Splits a plan's nodes into those reused from the old run's statuses and those run again. */
+export function splitForResume(plan: Pick<PlanGraphPayload, 'nodes' | 'edges'>, old: readonly NodeStatus[]): ResumeSplit {
+  const index = indexGraph(plan.nodes, plan.edges);
+  const byId = new Map(old.map((n) => [n.id, n]));
+  const rerun = new Set(index.nodeIds.filter((id) => byId.get(id)?.state !== 'succeeded'));
+  // Everything downstream of a rerun node depends on it and runs again too.
+  const frontier = [...rerun];
+  while (frontier.length > 0) {
+    for (const next of index.succs.get(frontier.pop()!) ?? []) {
+      if (!rerun.has(next)) {
+        rerun.add(next);
+        frontier.push(next);
+      }
+    }
+  }
+  // fromEntries defines own properties, so a node called "__proto__" is kept like any other.
+  const reused: ResumeFrom['reused'] = Object.fromEntries(
+    index.nodeIds.filter((id) => !rerun.has(id)).map((id) => [id, { output: byId.get(id)!.output ?? null, attempts: byId.get(id)!.attempts }]),
+  );
+  return { reused, rerun: [...rerun].sort() };
+}
