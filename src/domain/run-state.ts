@@ -5,6 +5,7 @@
 import { defineQuery } from '@temporalio/workflow';
 import { z } from 'zod';
 import { NODE_EXECUTIONS } from './node-execution';
+import { SUB_PLAN_ERROR_TYPES } from './sub-plan';
 import type { PlanGraphPayload, TrustContext } from './records';
 
 export const NODE_STATES = ['pending', 'running', 'succeeded', 'failed', 'skipped', 'cancelled'] as const;
@@ -24,6 +25,13 @@ export const NODE_ERROR_TYPES = {
   invalidInputs: 'invalid_inputs',
   runFailed: 'plan_run_failed',
   runTimeout: 'run_timeout',
+  /** A map node's for_each did not resolve to an array when the node started. */
+  forEachNotArray: 'for_each_not_array',
+  /** A map item failed under failure_policy fail_fast. */
+  mapItemFailed: 'map_item_failed',
+  /** Map items failed under failure_policy continue: the error lists their indexes. */
+  mapItemsFailed: 'map_items_failed',
+  ...SUB_PLAN_ERROR_TYPES,
 } as const;
 
 /** The plan a run is pinned to: later edits of the stored record never reach it. */
@@ -39,6 +47,8 @@ export interface PlanRunInput {
   inputs: Record<string, unknown>;
   trust?: TrustContext;
   task_descriptor?: string;
+  /** Record ids of the plans whose runs called this one as a sub-plan, outermost first. */
+  ancestors?: string[];
 }
 
 /** What one node's activity receives: its resolved params and its data predecessors' outputs. */
@@ -70,6 +80,12 @@ export const nodeStatusSchema = z.object({
   reason: z.string().optional(),
   error: nodeErrorSchema.optional(),
   output: z.unknown().optional(),
+  /** A map node's items: how many, and how many succeeded and failed so far. */
+  items: z
+    .object({ total: z.number(), succeeded: z.number(), failed: z.number(), failed_indexes: z.array(z.number()) })
+    .optional(),
+  /** A sub-plan node's child run and the plan it was pinned to. */
+  sub_plan: z.object({ workflow_id: z.string(), plan_record_id: z.string(), plan_revision: z.number() }).optional(),
 });
 export type NodeStatus = z.infer<typeof nodeStatusSchema>;
 
