@@ -4,9 +4,11 @@
  * may not see or run refused.
  */
 import { sql } from 'drizzle-orm';
+import { DomainError } from '../../src/domain/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sensitivity, TrustContext } from '../../src/domain/records';
 import { startPlanRun } from '../../src/runs/start-run';
+import { createRecordStore } from '../../src/store/records';
 import { byId, failureType, metricsOf, runRows, settle } from './executor-helpers';
 import { createTestContext, startFileWorker, uid, type TestContext } from './harness';
 import { storePlan, type PlanSpec } from './plans';
@@ -136,4 +138,28 @@ describe('sub-plan nodes', () => {
     // Without a trust context (the CLI's local runs) the same hidden plan runs.
     expect((await run({ nodes: [callPlan('call', hidden.id)] })).status.state).toBe('succeeded');
   }, 90_000);
+
+  it('refuses before starting anything when the starter can look plans up (API, CLI): 404, 403, 422', async () => {
+    const trust: TrustContext = { max_sensitivity: 'low', authenticated: false };
+    const hidden = await store({ sensitivity: 'high', nodes: [{ id: 'n', op: 'noop' }] });
+    const redacted = await store({ sensitivity: 'medium', nodes: [{ id: 'n', op: 'noop' }] });
+    const leaf = await store({ nodes: [{ id: 'n', op: 'noop' }] });
+    const b = await store({ nodes: [callPlan('call_leaf', leaf.id)] });
+    const a = await store({ nodes: [callPlan('call_b', b.id)] });
+    await ctx.db.execute(sql`UPDATE memory_records SET payload = ${JSON.stringify({ ...b.payload, nodes: [callPlan('call_a', a.id)] })}::jsonb WHERE id = ${b.id}`);
+    const records = createRecordStore(ctx.db);
+    const refusal = async (target: string | typeof a) => {
+      const record = typeof target === 'string' ? await store({ nodes: [callPlan('call', target)] }) : target;
+      const err = await startPlanRun({ client: ctx.client, taskQueue: ctx.taskQueue, record, trust, records }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(DomainError);
+      expect(await runRows(ctx.db, record.id)).toEqual([]);
+      return [(err as DomainError).code, (err as DomainError).details.type];
+    };
+    expect(await refusal(hidden.id)).toEqual(['not_found', 'sub_plan_not_found']);
+    expect(await refusal(redacted.id)).toEqual(['forbidden', 'sub_plan_forbidden']);
+    expect(await refusal(a)).toEqual(['invalid_plan', 'sub_plan_cycle']);
+  }, 60_000);
 });
