@@ -118,6 +118,19 @@ describe('map nodes', () => {
     expect(nodes.slow!.items).toEqual({ total: 20, succeeded: 20, failed: 0, failed_indexes: [] });
   }, 60_000);
 
+  it('cancelling the run cancels the items in flight; the map node ends cancelled', async () => {
+    const { handle } = await start({
+      constraints: { max_parallelism: 3 },
+      nodes: [{ id: 'slow', op: 'timed', for_each: '{{inputs.list}}', params: { ms: 30_000 }, policy: { heartbeat_timeout: '2s' } }],
+    }, { list: [1, 2, 3, 4, 5, 6] });
+    await until(() => scheduled(handle), (ids) => ids.length === 3, 'three items scheduled');
+    await handle.cancel();
+    const { status } = await settle(handle);
+    expect(status.state).toBe('cancelled');
+    expect(byId(status).slow).toMatchObject({ state: 'cancelled', items: { total: 6, succeeded: 0, failed: 0 } });
+    expect(await scheduled(handle)).toEqual(['slow[0]', 'slow[1]', 'slow[2]']);
+  }, 60_000);
+
   it('fails a map whose for_each is not an array with for_each_not_array', async () => {
     const { handle } = await start({ nodes: [{ id: 'm', op: 'echo', for_each: '{{inputs.list}}', params: {} }] }, { list: { not: 'a list' } });
     const { status } = await settle(handle);
