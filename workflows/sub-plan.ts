@@ -6,7 +6,7 @@ import { executeChild, isCancellation, workflowInfo } from '@temporalio/workflow
 import type { PlanNode } from '../src/domain/records';
 import { resolveTemplates, type RefScope } from '../src/domain/refs';
 import { SUB_PLAN_ERROR_TYPES, subPlanOutput, type SubPlanPin } from '../src/domain/sub-plan';
-import type { PlanRunInput, RunStatus } from '../src/domain/run-state';
+import { PLAN_ID_ATTRIBUTE, PLAN_INTENT_ATTRIBUTE, type PlanRunInput, type RunStatus } from '../src/domain/run-state';
 import type { CompositeResult } from './map-node';
 import { describeChildFailure } from './node-failure';
 
@@ -40,6 +40,11 @@ export async function runSubPlanNode(ctx: SubPlanContext): Promise<CompositeResu
       args: [child],
       memo: { plan_id: pin.payload.plan_id, plan_revision: pin.revision, parent_workflow_id: workflowInfo().workflowId, parent_node: node.id },
       staticSummary: `plan · ${node.id}: ${pin.payload.intent}`,
+      // As startPlanRun sets them: the API shows the child run to whoever may run its plan.
+      typedSearchAttributes: [
+        { key: PLAN_ID_ATTRIBUTE, value: pin.record_id },
+        { key: PLAN_INTENT_ATTRIBUTE, value: pin.payload.intent },
+      ],
     });
     return { output: subPlanOutput(workflowId, result), attempts: 1 };
   } catch (err) {

@@ -109,6 +109,14 @@ export type RunStatus = z.infer<typeof runStatusSchema>;
 
 export const statusQuery = defineQuery<RunStatus>('status');
 
+/**
+ * Search attributes every run carries: the API finds a run's plan (and so who may see it) by
+ * PlanId. Plain `{name, type}` keys, as `defineSearchAttributeKey` builds them, so workflow code
+ * can set them on child runs.
+ */
+export const PLAN_ID_ATTRIBUTE = { name: 'PlanId', type: 'KEYWORD' } as const;
+export const PLAN_INTENT_ATTRIBUTE = { name: 'PlanIntent', type: 'KEYWORD' } as const;
+
 /** Payload of the run-outcome activity that updates the plan's metrics exactly once. */
 export interface RunOutcome {
   plan_record_id: string;

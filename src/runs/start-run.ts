@@ -4,7 +4,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Client, WorkflowHandleWithFirstExecutionRunId, WorkflowStartOptions } from '@temporalio/client';
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { inputProblems } from './run-inputs';
 import { DEFAULT_RUN_INPUT_LIMIT_BYTES } from '../config';
 import { formatPath, validatePlanGraph } from '../domain/graph';
@@ -15,8 +14,9 @@ import { DomainError, type ErrorCode } from '../domain/errors';
 import { subPlanTargets, walkSubPlans, SUB_PLAN_ERROR_TYPES } from '../domain/sub-plan';
 import type { RecordStore } from '../store/records';
 
-export const PLAN_ID_ATTRIBUTE = defineSearchAttributeKey('PlanId', SearchAttributeType.KEYWORD);
-export const PLAN_INTENT_ATTRIBUTE = defineSearchAttributeKey('PlanIntent', SearchAttributeType.KEYWORD);
+import { PLAN_ID_ATTRIBUTE, PLAN_INTENT_ATTRIBUTE } from '../domain/run-state';
+
+export { PLAN_ID_ATTRIBUTE, PLAN_INTENT_ATTRIBUTE };
 
 export interface StartRunOptions {
   client: Client;

@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import { DomainError } from '../../src/domain/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sensitivity, TrustContext } from '../../src/domain/records';
-import { startPlanRun } from '../../src/runs/start-run';
+import { PLAN_ID_ATTRIBUTE, startPlanRun } from '../../src/runs/start-run';
 import { createRecordStore } from '../../src/store/records';
 import { byId, failureType, metricsOf, runRows, settle } from './executor-helpers';
 import { createTestContext, startFileWorker, uid, type TestContext } from './harness';
@@ -69,6 +69,8 @@ describe('sub-plan nodes', () => {
     });
     expect(nodes.after!.output).toEqual({ got: 42, inputs: { sub: nodes.sub!.output } });
     expect(await runRows(ctx.db, child.id)).toEqual([expect.objectContaining({ workflow_id: childId, status: 'succeeded' })]);
+    // Found by its plan like any run (the API decides who may see it by PlanId).
+    expect((await ctx.client.workflow.getHandle(childId).describe()).typedSearchAttributes.get(PLAN_ID_ATTRIBUTE)).toBe(child.id);
     expect((await metricsOf(ctx.db, child.id)).execution_count).toBe(1);
     expect((await metricsOf(ctx.db, record.id)).execution_count).toBe(1);
     // The pin is in the parent's history: the local activity that resolved it.
