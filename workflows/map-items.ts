@@ -38,8 +38,8 @@ function itemActivity(input: MapItemsInput, index: number) {
 }
 
 /**
- * Runs the items. Under fail_fast the first failure cancels the items in flight and starts no
- * more; a cancellation of the caller's scope cancels them too and is rethrown once they settle.
+ * Runs the items. Under fail_fast the first failure starts no more items and cancels those in
+ * flight (activities; local items finish); a cancellation of the caller's scope cancels them too and is rethrown once they settle.
  */
 export async function runMapItems(input: MapItemsInput, onSettled?: (index: number, result: ItemResult) => void): Promise<MapItemsResult> {
   const count = input.params.length;
@@ -64,7 +64,10 @@ export async function runMapItems(input: MapItemsInput, onSettled?: (index: numb
         results[i] = { ok: false, error: describeFailure(err).error };
         if (input.fail_fast && !failedFast) {
           failedFast = true;
-          inFlight.cancel();
+          // Local items in flight are left to finish (at most 30 s each): cancelling a batch of
+          // local activities in the task that resolves one of them fails it with a
+          // nondeterminism error in the SDK's core (seen on SDK 1.24).
+          if (!input.local) inFlight.cancel();
         }
       }
       onSettled?.(index, results[i]!);

@@ -137,6 +137,24 @@ describe('map nodes', () => {
     expect(byId(status).m).toMatchObject({ state: 'failed', error: { type: 'for_each_not_array', message: 'for_each {{inputs.list}} resolved to object, not an array' } });
   }, 30_000);
 
+  it('chunked maps follow the failure policy too: continue fills null across chunks, fail_fast starts no further chunk', async () => {
+    const list = Array.from({ length: 1500 }, (_, i) => (i === 1200 ? 'bad' : i));
+    const node = { id: 'sum', op: 'add', for_each: '{{inputs.list}}', params: { a: '{{item}}', b: 1 }, policy: { execution: 'local' } };
+    const cont = await start({ constraints: { failure_policy: 'continue' }, nodes: [node] }, { list });
+    const continued = byId((await settle(cont.handle)).status).sum!;
+    expect(continued).toMatchObject({ state: 'failed', error: { type: 'map_items_failed' }, items: { total: 1500, succeeded: 1499, failed: 1, failed_indexes: [1200] } });
+    const output = continued.output as Array<{ sum: number } | null>;
+    expect([output.length, output[1200], output[1199], output[1499]]).toEqual([1500, null, { sum: 1200 }, { sum: 1500 }]);
+
+    const early = Array.from({ length: 1500 }, (_, i) => (i === 100 ? 'bad' : i));
+    const fast = await start({ nodes: [node] }, { list: early });
+    const { status, error } = await settle(fast.handle);
+    expect(failureType(error)).toBe('map_item_failed');
+    expect(byId(status).sum!.error!.message).toMatch(/^item 100 failed: invalid_params/);
+    const children = (await fast.handle.fetchHistory()).events?.filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes) ?? [];
+    expect(children.map((e) => e.startChildWorkflowExecutionInitiatedEventAttributes!.workflowId)).toEqual([`${fast.handle.workflowId}/sum[0-999]`]);
+  }, 120_000);
+
   it('runs a map of 10,000 cheap items as chunk child workflows of 1,000, outputs in order', async () => {
     const list = Array.from({ length: 10_000 }, (_, i) => i);
     const started = Date.now();
