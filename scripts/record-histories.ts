@@ -232,6 +232,59 @@ const SCENARIOS: Scenario[] = [
     (handle) => decideWhenWaiting(handle, '$run', 'reject'),
   ),
   resumeScenario('resumed'),
+  planScenario('map', {
+    intent: 'history: map node, one item failing, continue policy',
+    constraints: { failure_policy: 'continue', max_parallelism: 2 },
+    nodes: [
+      echo('list', { items: [1, 2, 'three', 4] }),
+      { id: 'sum', op: 'add', for_each: '{{nodes.list.output.items}}', params: { a: '{{item}}', b: '{{index}}' } },
+      { id: 'each', op: 'echo', for_each: '{{nodes.list.output.items}}', params: { v: '{{item}}' } },
+      echo('after', { sums: '{{nodes.each.output}}' }),
+    ],
+    edges: [
+      { from: 'list', to: 'sum', kind: 'data' },
+      { from: 'list', to: 'each', kind: 'data' },
+      { from: 'each', to: 'after', kind: 'data' },
+    ],
+  }),
+  // 1,001 items: two chunk child workflows, the second of one item (recorded next as map-chunk).
+  planScenario('map-chunks', {
+    intent: 'history: map node in chunks',
+    nodes: [{ id: 'each', op: 'echo', for_each: '{{nodes.list.output.items}}', params: { i: '{{index}}' } }, echo('list', { items: Array.from({ length: 1001 }, (_, i) => i) })],
+    edges: [{ from: 'list', to: 'each', kind: 'data' }],
+  }),
+  {
+    name: 'map-chunk',
+    async run({ client }) {
+      return client.workflow.getHandle('history-map-chunks/each[1000-1000]');
+    },
+  },
+  {
+    name: 'sub-plan',
+    async run({ client, db }, workflowId) {
+      const records = createRecordStore(db);
+      const childPayload = planGraphPayloadSchema.parse({
+        kind: 'plan_graph',
+        plan_id: 'history-sub-plan-child',
+        intent: 'history: sub-plan child',
+        inputs_schema: { type: 'object', properties: { x: { type: 'number' } }, required: ['x'] },
+        nodes: [{ id: 'inc', op: 'add', params: { a: '{{inputs.x}}', b: 1 } }],
+      });
+      const child = await records.create({ type: 'plan_graph', sensitivity: 'low', confidence: 0.8, payload: childPayload });
+      return planScenario('sub-plan', {
+        intent: 'history: sub-plan',
+        nodes: [
+          echo('src', { v: 41 }),
+          { id: 'sub', op: 'plan', params: { plan_id: child.id, inputs: { x: '{{nodes.src.output.v}}' } } },
+          echo('after', { got: '{{nodes.sub.output.outputs.inc.sum}}' }),
+        ],
+        edges: [
+          { from: 'src', to: 'sub', kind: 'data' },
+          { from: 'sub', to: 'after', kind: 'data' },
+        ],
+      }).run({ client, db }, workflowId);
+    },
+  },
   {
     name: 'consolidation',
     async run({ client, db }, workflowId) {

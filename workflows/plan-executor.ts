@@ -4,7 +4,6 @@
  * predecessors are terminal (not level by level), up to `max_parallelism` at once.
  */
 import {
-  ActivityFailure,
   ApplicationFailure,
   CancellationScope,
   condition,
@@ -21,6 +20,7 @@ import { parsePlanGraph } from '../src/domain/graph';
 import { runsLocally } from '../src/domain/node-execution';
 import type { PlanNode } from '../src/domain/records';
 import { resolveTemplates } from '../src/domain/refs';
+import { isSubPlanNode } from '../src/domain/sub-plan';
 import {
   NODE_ERROR_TYPES,
   statusQuery,
@@ -33,6 +33,9 @@ import {
 } from '../src/domain/run-state';
 import { APPROVAL_OP, approvalParams, BUILTIN_EXECUTOR_OPS, RUN_GATE_ID, runGate } from '../src/domain/approvals';
 import { ApprovalDesk } from './approvals';
+import { compositeRunner, prepareComposites } from './composite-nodes';
+import type { CompositeResult } from './map-node';
+import { describeFailure } from './node-failure';
 import { activityOptions, localActivityOptions } from './node-options';
 import { PlanRun } from './plan-run';
 
@@ -55,17 +58,6 @@ const { recordRunOutcome: recordRunOutcomeLocally } = proxyLocalActivities<RunAc
 
 /** Temporal allows 2,000 pending activities per workflow; stay well inside it. */
 const MAX_PARALLELISM_CAP = 1000;
-
-/** The node error and attempt count carried by an activity failure. */
-function describeFailure(err: unknown): { error: NodeError; attempts?: number } {
-  const cause = err instanceof ActivityFailure ? err.cause : err;
-  if (cause instanceof ApplicationFailure) {
-    const detail = cause.details?.[0] as { attempt?: number } | undefined;
-    return { error: { type: cause.type ?? 'Error', message: cause.message }, attempts: detail?.attempt };
-  }
-  const e = cause instanceof Error ? cause : new Error(String(cause));
-  return { error: { type: e.name, message: e.message } };
-}
 
 const now = () => new Date().toISOString();
 
@@ -123,6 +115,8 @@ export async function planExecutorWorkflow(input: PlanRunInput): Promise<RunStat
   }
   // Runs started on this code run cheap nodes and the bookkeeping as local activities (see PATCHES).
   const localExecution = patched(PATCHES.localExecution);
+  // Map and sub-plan nodes (composite-nodes.ts): sub-plans are pinned, or the run refused, here.
+  const composites = await prepareComposites(input, payload);
   const begun = await beginRun({
     plan_record_id: input.plan.record_id,
     plan_revision: input.plan.revision,
@@ -131,7 +125,7 @@ export async function planExecutorWorkflow(input: PlanRunInput): Promise<RunStat
     started_at: startedAt,
     inputs_schema: payload.inputs_schema,
     inputs: input.inputs ?? {},
-    ops: [...new Set(payload.nodes.filter((n) => !n.policy?.task_queue && !BUILTIN_EXECUTOR_OPS.has(n.op)).map((n) => n.op))].sort(),
+    ops: [...new Set(payload.nodes.filter((n) => !n.policy?.task_queue && !BUILTIN_EXECUTOR_OPS.has(n.op) && !isSubPlanNode(n)).map((n) => n.op))].sort(),
     ...(input.resume ? { resumed_from: input.resume.workflow_id } : {}),
   });
   // Only a resumed run asks: runs without `resume` never record this marker.
@@ -152,35 +146,58 @@ export async function planExecutorWorkflow(input: PlanRunInput): Promise<RunStat
     for (const scope of nodeScopes.values()) scope.cancel();
   };
 
+  const nodeFailed = (node: PlanNode, error: NodeError, attempts?: number, output?: unknown) => {
+    run.finish(node.id, 'failed', now(), { error, attempts, output });
+    if (failFast && !node.policy?.continue_on_error) abort({ type: error.type, message: `node "${node.id}" failed: ${error.message}` });
+  };
+
   /** An approval node: waits in the executor for a decision; no activity runs. */
   const startApproval = (node: PlanNode) => {
     const params = resolveTemplates(node.params, run.scopeFor(node.id), run.index.nodeIds) as Record<string, unknown>;
     const { prompt, timeoutMs } = approvalParams({ params });
     run.markWaiting(node.id, now(), prompt);
-    return () => desk.wait(node.id, prompt, timeoutMs);
+    return () => desk.wait(node.id, prompt, timeoutMs).then((r): CompositeResult => ({ output: r.output, attempts: r.attempt }));
   };
 
-  const startActivity = (node: PlanNode) => {
+  /** A map or sub-plan node (composite-nodes.ts), or one activity or local activity of the node's op. */
+  const startWork = (node: PlanNode) => {
     const local = runLocally(node);
-    run.markRunning(node.id, now(), local ? 'local' : 'activity');
-    const activityInput: NodeActivityInput = {
-      node_id: node.id,
-      params: resolveTemplates(node.params, run.scopeFor(node.id), run.index.nodeIds) as Record<string, unknown>,
-      inputs: run.dataInputs(node.id),
-    };
-    const proxy = local ? proxyLocalActivities(localActivityOptions(node)) : proxyActivities(activityOptions(node));
-    const activity = proxy[node.op] as (i: NodeActivityInput) => Promise<NodeActivityResult>;
-    return () => activity(activityInput);
+    const composite = compositeRunner(node, composites, () => ({
+      input,
+      scope: run.scopeFor(node.id),
+      nodeIds: run.index.nodeIds,
+      local,
+      maxParallel,
+      failFast,
+      update: (fields) => Object.assign(run.status.get(node.id)!, fields),
+    }));
+    run.markRunning(node.id, now(), composite && isSubPlanNode(node) ? undefined : local ? 'local' : 'activity');
+    return (
+      composite ??
+      (() => {
+        const activityInput: NodeActivityInput = {
+          node_id: node.id,
+          params: resolveTemplates(node.params, run.scopeFor(node.id), run.index.nodeIds) as Record<string, unknown>,
+          inputs: run.dataInputs(node.id),
+        };
+        const proxy = local ? proxyLocalActivities(localActivityOptions(node)) : proxyActivities(activityOptions(node));
+        const activity = proxy[node.op] as (i: NodeActivityInput) => Promise<NodeActivityResult>;
+        return activity(activityInput).then((r): CompositeResult => ({ output: r.output, attempts: r.attempt }));
+      })
+    );
   };
 
   const startNode = (node: PlanNode) => {
-    const work = node.op === APPROVAL_OP && patched(PATCHES.approvals) ? startApproval(node) : startActivity(node);
+    const execute = node.op === APPROVAL_OP && patched(PATCHES.approvals) ? startApproval(node) : startWork(node);
     const scope = new CancellationScope();
     nodeScopes.set(node.id, scope);
     scope
-      .run(work)
+      .run(execute)
       .then(
-        (result) => run.finish(node.id, 'succeeded', now(), { output: result.output, attempts: result.attempt }),
+        (result) =>
+          result.error
+            ? nodeFailed(node, result.error, result.attempts, result.output)
+            : run.finish(node.id, 'succeeded', now(), { output: result.output, attempts: result.attempts }),
         (err: unknown) => {
           if (isCancellation(err)) {
             if (!aborting) cancelRequested = true;
@@ -188,8 +205,7 @@ export async function planExecutorWorkflow(input: PlanRunInput): Promise<RunStat
             return;
           }
           const { error, attempts } = describeFailure(err);
-          run.finish(node.id, 'failed', now(), { error, attempts });
-          if (failFast && !node.policy?.continue_on_error) abort({ type: error.type, message: `node "${node.id}" failed: ${error.message}` });
+          nodeFailed(node, error, attempts);
         },
       )
       .finally(() => {

@@ -105,11 +105,11 @@ export class PlanRun {
     return this.ready.length > 0;
   }
 
-  markRunning(id: string, at: string, execution: NodeExecution): void {
+  markRunning(id: string, at: string, execution: NodeExecution | undefined): void {
     const s = this.status.get(id)!;
     s.state = 'running';
     s.started_at = at;
-    s.execution = execution;
+    if (execution) s.execution = execution;
     this.running += 1;
   }
 

@@ -15,6 +15,8 @@ export interface NodeSpec {
   params?: Record<string, unknown>;
   /** The node policy, e.g. `{ execution: 'activity' }` to compare with hand-written activities. */
   policy?: Record<string, unknown>;
+  /** Makes the node a map over the referenced list. */
+  for_each?: string;
 }
 
 /** Makes every node of a shape run as a Temporal activity, like the hand-written baselines. */

@@ -4,6 +4,7 @@ import { consoleLayout } from './console-layout';
 import { consolidation } from './consolidation';
 import { eagerVsLevels } from './eager-vs-levels';
 import { horizontalWorkers } from './horizontal-workers';
+import { mapVsFan } from './map-vs-fan';
 import { interpretationOverhead } from './interpretation-overhead';
 import { metricsContention } from './metrics-contention';
 import { parallelEfficiency } from './parallel-efficiency';
@@ -23,5 +24,6 @@ export const SCENARIOS: readonly Scenario[] = [
   selection,
   metricsContention,
   planSize,
+  mapVsFan,
   consoleLayout,
 ];

@@ -55,7 +55,7 @@ async function replaySeconds(env: BenchEnv, handle: WorkflowHandle): Promise<num
  * Waits for the run within the time box, watching its history length: a run whose history has
  * not grown for `STALL_MS` is stuck (e.g. retrying a workflow task that always times out).
  */
-async function outcomeOf(handle: WorkflowHandle): Promise<string> {
+export async function outcomeOf(handle: WorkflowHandle): Promise<string> {
   let settled = false;
   const watchdog = async (): Promise<string> => {
     const deadline = Date.now() + TIME_BOX_MS;

@@ -7,7 +7,9 @@ import { planGraphPayloadSchema, type PlanEdge, type PlanGraphPayload } from './
 import { localExecutionProblems } from './node-execution';
 import { BUILTIN_EXECUTOR_OPS } from './approvals';
 import { approvalIssues } from './approval-validation';
+import { checkForEach } from './map-node';
 import { collectTemplateRefs, parseRef } from './refs';
+import { isSubPlanNode, subPlanNodeProblem } from './sub-plan';
 
 export const PLAN_ERROR_CODES = [
   'empty_node_id',
@@ -23,6 +25,9 @@ export const PLAN_ERROR_CODES = [
   'invalid_execution',
   'invalid_approval',
   'reserved_node_id',
+  'invalid_for_each',
+  'item_ref_outside_map',
+  'invalid_sub_plan',
 ] as const;
 export type PlanErrorCode = (typeof PLAN_ERROR_CODES)[number];
 
@@ -142,8 +147,11 @@ export function validatePlanGraph(plan: PlanGraphPayload, options: ValidateOptio
         issues.push({ code: 'invalid_execution', path: `nodes[${i}].policy.execution`, message: `node "${node.id}" cannot run locally: ${problem}` });
       }
     }
-    // Built-in ops (approval) are run by the executor itself, not by a worker.
-    if (options.knownOps && !options.knownOps.has(node.op) && !BUILTIN_EXECUTOR_OPS.has(node.op)) {
+    if (isSubPlanNode(node)) {
+      const problem = subPlanNodeProblem(node);
+      if (problem) issues.push({ code: 'invalid_sub_plan', path: `nodes[${i}].params.plan_id`, message: problem });
+      // Built-in ops (approval) are run by the executor itself, not by a worker.
+    } else if (options.knownOps && !options.knownOps.has(node.op) && !BUILTIN_EXECUTOR_OPS.has(node.op)) {
       issues.push({
         code: 'unknown_op',
         path: `nodes[${i}].op`,
@@ -188,6 +196,10 @@ export function validatePlanGraph(plan: PlanGraphPayload, options: ValidateOptio
     for (const problem of guard.problems) {
       issues.push({ code: 'invalid_guard', path: problem.path, message: `node "${node.id}": ${problem.message}` });
     }
+    if (node.for_each !== undefined) {
+      const check = checkForEach(node, nodeIds, dataPreds);
+      if (!check.ok) issues.push({ code: check.problem === 'not_a_ref' ? 'invalid_for_each' : 'undeclared_data_ref', path: `nodes[${i}].for_each`, message: check.message });
+    }
     const refs = [
       ...collectTemplateRefs(node.params, `nodes[${i}].params`).map((r) => ({ ...r, inGuard: false })),
       ...guard.refs.map((ref) => ({ ref, path: `nodes[${i}].guards`, inGuard: true })),
@@ -202,6 +214,9 @@ export function validatePlanGraph(plan: PlanGraphPayload, options: ValidateOptio
           message: `node "${node.id}" references "${ref}", which is not inputs.<path>, nodes.<id>.output.<path> or nodes.<id>.state`,
         });
         continue;
+      }
+      if ((parsed.root === 'item' || parsed.root === 'index') && node.for_each === undefined) {
+        issues.push({ code: 'item_ref_outside_map', path, message: `node "${node.id}" references "${ref}", but only a node with for_each has an item and an index` });
       }
       if (parsed.root !== 'node') continue;
       // Reading an output needs a data edge; reading a state needs any edge, else it would race.

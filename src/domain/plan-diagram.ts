@@ -1,15 +1,28 @@
 /**
  * A plan graph as a Mermaid flowchart: each node shows its id and op, each arrow its edge kind;
- * data edges are solid, control edges dotted. Approval nodes are hexagons showing their prompt
- * (class `approval`), and a plan with `requires_approval` gets a gate hexagon before its first
- * nodes. Nodes and edges are emitted in sorted order so the same plan always renders the same text.
+ * data edges are solid, control edges dotted. A map node is a hexagon naming what it iterates
+ * over; a sub-plan node is a subroutine box naming the plan it calls. Approval nodes are hexagons
+ * showing their prompt (class `approval`), and a plan with `requires_approval` gets a gate hexagon
+ * before its first nodes. Nodes and edges are emitted in sorted order so the same plan always
+ * renders the same text.
  */
 import { APPROVAL_OP, approvalParams, RUN_GATE_ID, runGate } from './approvals';
+import { forEachRefText } from './map-node';
 import type { PlanGraphPayload, PlanNode } from './records';
+import { isSubPlanNode, subPlanTarget } from './sub-plan';
 
 // Mermaid ids must be plain words; labels are quoted and escaped separately.
 const mermaidId = (index: number) => `n${index}`;
 const label = (text: string) => text.replace(/"/g, '#quot;');
+
+/** One node's Mermaid shape and label. */
+function nodeShape(id: string, node: PlanNode | undefined): string {
+  const op = label(node?.op ?? '');
+  if (node?.op === APPROVAL_OP) return `{{"${label(id)}<br/>approval: ${label(approvalParams(node).prompt)}"}}`;
+  if (node?.for_each !== undefined) return `{{"${label(id)}<br/>${op}<br/>for each ${label(forEachRefText(node.for_each) ?? node.for_each)}"}}`;
+  if (node && isSubPlanNode(node)) return `[["${label(id)}<br/>plan ${label(subPlanTarget(node) ?? '?')}"]]`;
+  return `["${label(id)}<br/>${op}"]`;
+}
 
 /** Renders a plan graph as Mermaid `flowchart TD` text. */
 export function planToMermaid(plan: Pick<PlanGraphPayload, 'nodes' | 'edges'> & Partial<Pick<PlanGraphPayload, 'constraints' | 'intent'>>): string {
@@ -20,10 +33,8 @@ export function planToMermaid(plan: Pick<PlanGraphPayload, 'nodes' | 'edges'> & 
   const approvals: string[] = [];
   for (const id of ids) {
     const node = nodeOf.get(id);
-    if (node?.op === APPROVAL_OP) {
-      approvals.push(idOf.get(id)!);
-      lines.push(`  ${idOf.get(id)}{{"${label(id)}<br/>approval: ${label(approvalParams(node).prompt)}"}}`);
-    } else lines.push(`  ${idOf.get(id)}["${label(id)}<br/>${label(node?.op ?? '')}"]`);
+    if (node?.op === APPROVAL_OP) approvals.push(idOf.get(id)!);
+    lines.push(`  ${idOf.get(id)}${nodeShape(id, node)}`);
   }
   const gate = plan.constraints && plan.intent !== undefined ? runGate({ constraints: plan.constraints, intent: plan.intent }) : undefined;
   if (gate) {

@@ -110,6 +110,8 @@ export const planNodeSchema = z.object({
   /** A guard expression (see guards.ts); `{}`, the default, means "always run". Its depth is bounded by checkGuard (invalid_guard). */
   guards: z.record(z.string(), z.unknown()).default({}),
   policy: nodePolicySchema.optional(),
+  /** Makes the node a map: one `{{ref}}` to an array, run once per item (map-node.ts). */
+  for_each: z.string().optional(),
 });
 export type PlanNode = z.infer<typeof planNodeSchema>;
 

@@ -5,21 +5,30 @@
  * referenced JSON value; references inside a longer string are interpolated as text.
  */
 
-/** What a reference can see: the run inputs and each finished node's state and output. */
+/**
+ * What a reference can see: the run inputs and each finished node's state and output; inside
+ * one item of a map node (map-node.ts) also the item and its index.
+ */
 export interface RefScope {
   inputs: unknown;
   nodes: Readonly<Record<string, { state: string; output?: unknown } | undefined>>;
+  item?: unknown;
+  index?: number;
 }
 
 export type ParsedRef =
   | { root: 'inputs'; path: string[] }
-  | { root: 'node'; nodeId: string; field: 'output' | 'state'; path: string[] };
+  | { root: 'node'; nodeId: string; field: 'output' | 'state'; path: string[] }
+  | { root: 'item'; path: string[] }
+  | { root: 'index'; path: [] };
 
 const TEMPLATE = /\{\{\s*([^{}]+?)\s*\}\}/g;
 const WHOLE_TEMPLATE = /^\{\{\s*([^{}]+?)\s*\}\}$/;
 
 /** Parses a reference; node ids may contain dots, so the longest known id wins. */
 export function parseRef(ref: string, nodeIds: readonly string[]): ParsedRef | undefined {
+  if (ref === 'item' || ref.startsWith('item.')) return { root: 'item', path: ref === 'item' ? [] : ref.slice('item.'.length).split('.') };
+  if (ref === 'index') return { root: 'index', path: [] };
   if (ref === 'inputs' || ref.startsWith('inputs.')) {
     return { root: 'inputs', path: ref === 'inputs' ? [] : ref.slice('inputs.'.length).split('.') };
   }
@@ -56,6 +65,8 @@ function walk(value: unknown, path: readonly string[]): unknown {
 /** Looks a parsed reference up in the scope; undefined when it does not resolve. */
 export function lookupRef(ref: ParsedRef, scope: RefScope): unknown {
   if (ref.root === 'inputs') return walk(scope.inputs, ref.path);
+  if (ref.root === 'item') return walk(scope.item, ref.path);
+  if (ref.root === 'index') return scope.index;
   const node = scope.nodes[ref.nodeId];
   if (!node) return undefined;
   return ref.field === 'state' ? node.state : walk(node.output, ref.path);

@@ -5,6 +5,7 @@
 import { defineQuery } from '@temporalio/workflow';
 import { z } from 'zod';
 import { NODE_EXECUTIONS } from './node-execution';
+import { SUB_PLAN_ERROR_TYPES } from './sub-plan';
 import type { PlanGraphPayload, TrustContext } from './records';
 import { approvalDecisionSchema, approvalWaitSchema } from './approvals';
 
@@ -26,6 +27,13 @@ export const NODE_ERROR_TYPES = {
   invalidInputs: 'invalid_inputs',
   runFailed: 'plan_run_failed',
   runTimeout: 'run_timeout',
+  /** A map node's for_each did not resolve to an array when the node started. */
+  forEachNotArray: 'for_each_not_array',
+  /** A map item failed under failure_policy fail_fast. */
+  mapItemFailed: 'map_item_failed',
+  /** Map items failed under failure_policy continue: the error lists their indexes. */
+  mapItemsFailed: 'map_items_failed',
+  ...SUB_PLAN_ERROR_TYPES,
 } as const;
 
 /** The plan a run is pinned to: later edits of the stored record never reach it. */
@@ -43,6 +51,8 @@ export interface PlanRunInput {
   task_descriptor?: string;
   /** A resumed run (docs/execution.md#resume): the run it resumes and the outputs it reuses. */
   resume?: ResumeFrom;
+  /** Record ids of the plans whose runs called this one as a sub-plan, outermost first. */
+  ancestors?: string[];
 }
 
 /** What a resumed run takes from the run it resumes: the succeeded nodes it does not run again. */
@@ -86,6 +96,12 @@ export const nodeStatusSchema = z.object({
   prompt: z.string().optional(),
   /** A node of a resumed run that was not run again: the workflow id of the run whose output it reuses. */
   reused_from: z.string().optional(),
+  /** A map node's items: how many, and how many succeeded and failed so far. */
+  items: z
+    .object({ total: z.number(), succeeded: z.number(), failed: z.number(), failed_indexes: z.array(z.number()) })
+    .optional(),
+  /** A sub-plan node's child run and the plan it was pinned to. */
+  sub_plan: z.object({ workflow_id: z.string(), plan_record_id: z.string(), plan_revision: z.number() }).optional(),
 });
 export type NodeStatus = z.infer<typeof nodeStatusSchema>;
 
@@ -114,6 +130,14 @@ export const runStatusSchema = z.object({
 export type RunStatus = z.infer<typeof runStatusSchema>;
 
 export const statusQuery = defineQuery<RunStatus>('status');
+
+/**
+ * Search attributes every run carries: the API finds a run's plan (and so who may see it) by
+ * PlanId. Plain `{name, type}` keys, as `defineSearchAttributeKey` builds them, so workflow code
+ * can set them on child runs.
+ */
+export const PLAN_ID_ATTRIBUTE = { name: 'PlanId', type: 'KEYWORD' } as const;
+export const PLAN_INTENT_ATTRIBUTE = { name: 'PlanIntent', type: 'KEYWORD' } as const;
 
 /** Payload of the run-outcome activity that updates the plan's metrics exactly once. */
 export interface RunOutcome {

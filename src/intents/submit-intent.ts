@@ -134,6 +134,7 @@ export function createIntentService(deps: IntentServiceDeps) {
         taskDescriptor: input.task_descriptor,
         workflowId,
         knownOps: deps.knownOps,
+        records: deps.records,
         inputLimitBytes: config.RUN_INPUT_LIMIT_BYTES,
         // Never a second run under an idempotent id, even after the first one closed.
         idPolicy: workflowId ? { workflowIdReusePolicy: 'REJECT_DUPLICATE', workflowIdConflictPolicy: 'FAIL' } : undefined,

@@ -91,6 +91,7 @@ export async function runPlan(deps: RunPlanDeps, request: RunPlanRequest): Promi
     trust: request.trust,
     taskDescriptor: request.taskDescriptor,
     knownOps,
+    records: deps.records,
     inputLimitBytes: deps.config.RUN_INPUT_LIMIT_BYTES,
   });
   return { record, stored, handle };

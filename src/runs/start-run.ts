@@ -4,7 +4,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Client, WorkflowHandleWithFirstExecutionRunId, WorkflowStartOptions } from '@temporalio/client';
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { inputProblems } from './run-inputs';
 import { DEFAULT_RUN_INPUT_LIMIT_BYTES } from '../config';
 import { formatPath, validatePlanGraph } from '../domain/graph';
@@ -12,10 +11,13 @@ import { jsonProblem } from '../domain/json-limits';
 import type { MemoryRecord, PlanGraphPayload, TrustContext } from '../domain/records';
 import type { ResumeFrom } from '../domain/run-state';
 import type { planExecutorWorkflow } from '../../workflows/plan-executor';
-import { DomainError } from '../domain/errors';
+import { DomainError, type ErrorCode } from '../domain/errors';
+import { subPlanTargets, walkSubPlans, SUB_PLAN_ERROR_TYPES } from '../domain/sub-plan';
+import type { RecordStore } from '../store/records';
 
-export const PLAN_ID_ATTRIBUTE = defineSearchAttributeKey('PlanId', SearchAttributeType.KEYWORD);
-export const PLAN_INTENT_ATTRIBUTE = defineSearchAttributeKey('PlanIntent', SearchAttributeType.KEYWORD);
+import { PLAN_ID_ATTRIBUTE, PLAN_INTENT_ATTRIBUTE } from '../domain/run-state';
+
+export { PLAN_ID_ATTRIBUTE, PLAN_INTENT_ATTRIBUTE };
 
 export interface StartRunOptions {
   client: Client;
@@ -36,7 +38,19 @@ export interface StartRunOptions {
   inputLimitBytes?: number;
   /** A resumed run: the run it resumes and the outputs it reuses (src/runs/resume-run.ts). */
   resume?: ResumeFrom;
+  /**
+   * Stored plans, to refuse before starting a run whose sub-plans form a cycle or are hidden
+   * from or not runnable by the caller (the run checks again when it starts, and pins them).
+   */
+  records?: Pick<RecordStore, 'get'>;
 }
+
+/** How a refused sub-plan is reported to the caller who tried to start the run. */
+const SUB_PLAN_REFUSALS: Record<string, ErrorCode> = {
+  [SUB_PLAN_ERROR_TYPES.cycle]: 'invalid_plan',
+  [SUB_PLAN_ERROR_TYPES.notFound]: 'not_found',
+  [SUB_PLAN_ERROR_TYPES.forbidden]: 'forbidden',
+};
 
 /** Plans above this size get a longer workflow-task timeout. */
 const LARGE_PLAN_NODES = 1000;
@@ -83,6 +97,11 @@ export async function startPlanRun(options: StartRunOptions): Promise<WorkflowHa
   assertInputsFit(inputs, options.inputLimitBytes ?? DEFAULT_RUN_INPUT_LIMIT_BYTES);
   const problems = inputProblems(payload.inputs_schema, inputs);
   if (problems.length > 0) throw new DomainError('invalid_inputs', `run inputs do not match the plan's inputs_schema`, { problems });
+  if (options.records && subPlanTargets(payload).size > 0) {
+    const records = options.records;
+    const walk = await walkSubPlans({ record_id: record.id, payload }, (id) => records.get(id), { trust: options.trust });
+    if (!walk.ok) throw new DomainError(SUB_PLAN_REFUSALS[walk.type] ?? 'invalid_plan', walk.message, { type: walk.type });
+  }
 
   return options.client.workflow.start('planExecutorWorkflow', {
     taskQueue: options.taskQueue,

@@ -7,12 +7,14 @@ import { createOpActivities } from '../../activities/op-activities';
 import { createConsolidationActivities } from '../../activities/consolidation-activities';
 import { createReconcileActivities } from '../../activities/reconcile-activities';
 import { createRunActivities } from '../../activities/run-activities';
+import { createSubPlanActivities } from '../../activities/sub-plan-activities';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { createEmbedder } from '../embeddings/embedder';
 import type { OpRegistry } from '../ops/registry';
 import { WORKFLOW_CODE } from '../package-files';
 import { createRunStore } from '../store/plan-runs';
+import { createRecordStore } from '../store/records';
 import { connectFailure, temporalConnectionOptions, type TemporalTarget } from './connection';
 
 export interface WorkerDeps {
@@ -33,6 +35,7 @@ export function createActivities(deps: Pick<WorkerDeps, 'config' | 'db' | 'regis
     ...createRunActivities({ runs: createRunStore(deps.db), registry: deps.registry }),
     ...createConsolidationActivities({ db: deps.db, embedder: createEmbedder(deps.config), generalise: deps.config.CONSOLIDATION_GENERALISE }),
     ...createReconcileActivities({ runs: createRunStore(deps.db) }),
+    ...createSubPlanActivities({ records: createRecordStore(deps.db) }),
   };
 }
 

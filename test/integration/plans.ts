@@ -5,7 +5,7 @@ import type { Db } from '../../src/db/client';
 import { createRecordStore, type RecordStore } from '../../src/store/records';
 import { uid } from './harness';
 
-type NodeSpec = { id: string; op: string; params?: Record<string, unknown>; guards?: Record<string, unknown>; policy?: Record<string, unknown> };
+type NodeSpec = { id: string; op: string; params?: Record<string, unknown>; guards?: Record<string, unknown>; policy?: Record<string, unknown>; for_each?: string };
 
 export interface PlanSpec {
   nodes: NodeSpec[];

@@ -9,7 +9,7 @@ import { parseHistoryJson } from '../../src/replay/history-file';
 import { installQuietReplayRuntime, replayHistories, type ReplayOutcome } from '../../src/replay/replay';
 
 const HISTORIES_DIR = resolve(import.meta.dirname, '../histories');
-const SCENARIOS = ['approval-rejected', 'approvals', 'cancellation', 'chain', 'consolidation', 'fail-fast', 'fan-out', 'guards-skips', 'local-nodes', 'resumed', 'retries'];
+const SCENARIOS = ['approval-rejected', 'approvals', 'cancellation', 'chain', 'consolidation', 'fail-fast', 'fan-out', 'guards-skips', 'local-nodes', 'map', 'map-chunk', 'map-chunks', 'resumed', 'retries', 'sub-plan'];
 /** Recorded before cheap nodes and the run outcome became local activities: the old path must keep replaying. */
 const BEFORE_LOCAL_NODES = ['cancellation', 'chain', 'fail-fast', 'fan-out', 'guards-skips', 'retries'].map((s) => `${s}-before-local-nodes`);
 /**
@@ -21,6 +21,9 @@ const BEFORE_RUN_GATE = ['requires-approval-before-gate'];
 
 beforeAll(() => installQuietReplayRuntime());
 
+/** scripts/record-histories.ts records scenario `x` under workflow id `history-x`. */
+const recordedId = (file: string) => `history-${file.replace(/\.json$/, '')}`;
+
 const files = readdirSync(HISTORIES_DIR).filter((f) => f.endsWith('.json')).sort();
 
 describe('committed histories replay against the current workflow code', () => {
@@ -29,12 +32,13 @@ describe('committed histories replay against the current workflow code', () => {
   });
 
   it('replays every history without nondeterminism', async () => {
-    const targets = files.map((file) => ({ workflowId: file, history: parseHistoryJson(readFileSync(join(HISTORIES_DIR, file), 'utf8'), file) }));
+    // The workflow id each was recorded under: child workflow ids (map chunks, sub-plans) derive from it.
+    const targets = files.map((file) => ({ workflowId: recordedId(file), history: parseHistoryJson(readFileSync(join(HISTORIES_DIR, file), 'utf8'), file) }));
     const outcomes: ReplayOutcome[] = [];
     // The bundle global-setup built once from workflows/index.ts: the code under test.
     for await (const outcome of replayHistories(targets, { workflowBundle: { codePath: inject('workflowBundlePath') } })) outcomes.push(outcome);
 
-    expect(outcomes.map((o) => [o.workflowId, o.ok ? 'ok' : `${o.kind} at event ${o.eventId}: ${o.difference}`])).toEqual(files.map((f) => [f, 'ok']));
+    expect(outcomes.map((o) => [o.workflowId, o.ok ? 'ok' : `${o.kind} at event ${o.eventId}: ${o.difference}`])).toEqual(files.map((f) => [recordedId(f), 'ok']));
     expect(outcomes.map((o) => o.events)).toEqual(targets.map((t) => t.history.events?.length));
   });
 });

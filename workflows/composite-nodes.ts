@@ -1,0 +1,73 @@
+/**
+ * Nodes the executor runs itself rather than as one activity: map nodes (for_each) and sub-plan
+ * nodes (op "plan"). Each feature is behind its own patch, asked only by a plan that uses it, so
+ * histories of plans without such nodes replay unchanged.
+ */
+import { patched, proxyLocalActivities } from '@temporalio/workflow';
+import type { createSubPlanActivities } from '../activities/sub-plan-activities';
+import type { PlanGraphPayload, PlanNode } from '../src/domain/records';
+import type { RefScope } from '../src/domain/refs';
+import type { NodeStatus, PlanRunInput } from '../src/domain/run-state';
+import { isSubPlanNode, SUB_PLAN_ERROR_TYPES, type SubPlanPin } from '../src/domain/sub-plan';
+import { runMapNode, type CompositeResult } from './map-node';
+import { runSubPlanNode } from './sub-plan';
+
+export const COMPOSITE_PATCHES = {
+  /** Nodes with for_each run once per item. */
+  mapNodes: 'executor-map-nodes',
+  /** Nodes with op "plan" run a pinned plan as a child run; the pins are taken before beginRun. */
+  subPlans: 'executor-sub-plans',
+} as const;
+
+const { pinSubPlans } = proxyLocalActivities<ReturnType<typeof createSubPlanActivities>>({
+  startToCloseTimeout: '30s',
+  retry: { maximumAttempts: 5, nonRetryableErrorTypes: Object.values(SUB_PLAN_ERROR_TYPES) },
+});
+
+export interface Composites {
+  maps: boolean;
+  pins: Record<string, SubPlanPin> | undefined;
+}
+
+/**
+ * Turns on what the plan uses and pins its sub-plans (refusing cycles and plans the caller may
+ * not run: the run then fails before it opens its run row).
+ */
+export async function prepareComposites(input: PlanRunInput, payload: PlanGraphPayload): Promise<Composites> {
+  const maps = payload.nodes.some((n) => n.for_each !== undefined) && patched(COMPOSITE_PATCHES.mapNodes);
+  const subPlanNodes = payload.nodes.filter(isSubPlanNode);
+  const subPlans = subPlanNodes.length > 0 && patched(COMPOSITE_PATCHES.subPlans);
+  const pins = subPlans
+    ? await pinSubPlans({ record_id: input.plan.record_id, nodes: subPlanNodes, trust: input.trust, ancestors: input.ancestors })
+    : undefined;
+  return { maps, pins };
+}
+
+export interface CompositeRunContext {
+  input: PlanRunInput;
+  scope: RefScope;
+  nodeIds: readonly string[];
+  local: boolean;
+  maxParallel: number;
+  failFast: boolean;
+  /** Updates the node's status (map progress, the child run). */
+  update: (fields: Partial<NodeStatus>) => void;
+}
+
+/** How to run a node the executor runs itself, or undefined for an ordinary node. */
+export function compositeRunner(node: PlanNode, composites: Composites, ctx: () => CompositeRunContext): (() => Promise<CompositeResult>) | undefined {
+  if (composites.maps && node.for_each !== undefined) {
+    return () => {
+      const c = ctx();
+      return runMapNode({ node, ...c, onProgress: (items) => c.update({ items }) });
+    };
+  }
+  const pin = composites.pins?.[node.id];
+  if (pin && isSubPlanNode(node)) {
+    return () => {
+      const c = ctx();
+      return runSubPlanNode({ node, pin, scope: c.scope, nodeIds: c.nodeIds, parent: c.input, onStarted: (sub_plan) => c.update({ sub_plan }) });
+    };
+  }
+  return undefined;
+}

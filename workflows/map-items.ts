@@ -1,0 +1,84 @@
+/**
+ * Runs the items of a map node (docs/execution.md#map-nodes): one activity (or local activity) per
+ * item, activity id `<node id>[<index>]`, at most `max_parallel` at once. Used inline by the plan
+ * executor for small maps and by mapChunkWorkflow for each chunk of a large one.
+ */
+import { CancellationScope, isCancellation, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { itemActivityId } from '../src/domain/map-node';
+import type { PlanNode } from '../src/domain/records';
+import type { NodeActivityInput, NodeActivityResult, NodeError } from '../src/domain/run-state';
+import { describeFailure } from './node-failure';
+import { activityOptions, localActivityOptions } from './node-options';
+
+export type ItemResult = { ok: true; output: unknown; attempt: number } | { ok: false; error: NodeError };
+
+/** One batch of items of a map node: their resolved params, and where they start in the whole list. */
+export interface MapItemsInput {
+  node: Pick<PlanNode, 'id' | 'op' | 'policy'>;
+  params: Array<Record<string, unknown>>;
+  offset: number;
+  local: boolean;
+  max_parallel: number;
+  fail_fast: boolean;
+}
+
+/** Each item's result in order; null for an item never run (cancelled after a fail-fast failure). */
+export interface MapItemsResult {
+  results: Array<ItemResult | null>;
+}
+
+function itemActivity(input: MapItemsInput, index: number) {
+  const node = { ...input.node, params: {}, guards: {} } as PlanNode;
+  const id = itemActivityId(node.id, index);
+  const summary = `${node.op} · ${id}`;
+  const proxy = input.local
+    ? proxyLocalActivities({ ...localActivityOptions(node), summary })
+    : proxyActivities({ ...activityOptions(node), activityId: id, summary });
+  return proxy[node.op] as (i: NodeActivityInput) => Promise<NodeActivityResult>;
+}
+
+/**
+ * Runs the items. Under fail_fast the first failure starts no more items and cancels those in
+ * flight (activities; local items finish); a cancellation of the caller's scope cancels them too and is rethrown once they settle.
+ */
+export async function runMapItems(input: MapItemsInput, onSettled?: (index: number, result: ItemResult) => void): Promise<MapItemsResult> {
+  const count = input.params.length;
+  const results: Array<ItemResult | null> = new Array<ItemResult | null>(count).fill(null);
+  let next = 0;
+  let failedFast = false;
+  let cancelled: unknown;
+  const inFlight = new CancellationScope();
+  const lane = async () => {
+    while (!failedFast && cancelled === undefined && next < count) {
+      const i = next++;
+      const index = input.offset + i;
+      try {
+        const r = await itemActivity(input, index)({ node_id: itemActivityId(input.node.id, index), params: input.params[i]!, inputs: {} });
+        results[i] = { ok: true, output: r.output, attempt: r.attempt };
+      } catch (err) {
+        if (isCancellation(err)) {
+          // Cancelled by our own fail-fast stop: the item simply did not finish.
+          if (!failedFast) cancelled = err;
+          continue;
+        }
+        results[i] = { ok: false, error: describeFailure(err).error };
+        if (input.fail_fast && !failedFast) {
+          failedFast = true;
+          // Local items in flight are left to finish (at most 30 s each): cancelling a batch of
+          // local activities in the task that resolves one of them fails it with a
+          // nondeterminism error in the SDK's core (seen on SDK 1.24).
+          if (!input.local) inFlight.cancel();
+        }
+      }
+      onSettled?.(index, results[i]!);
+    }
+  };
+  await inFlight.run(() => Promise.all(Array.from({ length: Math.min(input.max_parallel, count) }, lane)));
+  if (cancelled !== undefined) throw cancelled;
+  return { results };
+}
+
+/** A chunk of a large map as its own workflow, so no workflow's history outgrows Temporal's limits. */
+export async function mapChunkWorkflow(input: MapItemsInput): Promise<MapItemsResult> {
+  return runMapItems(input);
+}
