@@ -69,11 +69,12 @@ export async function connectWorker(target: Omit<TemporalTarget, 'TEMPORAL_NAMES
  * sandbox through the `exporter` sink) and trace context passed on to every activity.
  */
 function workflowCodeAndInterceptors(deps: WorkerDeps, tracing: Tracing | undefined): Partial<WorkerOptions> {
-  const metrics = workerMetricsInterceptor(new Set(deps.registry.keys()));
+  // plangraph's histograms only where the runtime serves metrics (WORKER_METRICS_ADDRESS).
+  const metrics = deps.config.WORKER_METRICS_ADDRESS ? [workerMetricsInterceptor(new Set(deps.registry.keys()))] : [];
   if (!tracing) {
     return {
       ...(deps.workflowBundlePath ? { workflowBundle: { codePath: deps.workflowBundlePath } } : WORKFLOW_CODE),
-      interceptors: { activity: [metrics] },
+      interceptors: { activity: metrics },
     };
   }
   const { OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor, makeWorkflowExporter } = tracing.temporal;
@@ -84,7 +85,7 @@ function workflowCodeAndInterceptors(deps: WorkerDeps, tracing: Tracing | undefi
     interceptors: {
       activity: [
         (ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) }),
-        metrics,
+        ...metrics,
       ],
       ...(workflowModules && { workflowModules }),
     },
