@@ -15,7 +15,7 @@ const domainOnly = (regex) => ({ regex, message: `The domain is pure (zod, @temp
  */
 const LAYERS = [
   ['domain'],
-  ['config', 'package-files', 'prng', 'net', 'db', 'ops', 'embeddings', 'temporal/connection', 'temporal/cli-binary', 'temporal/dev-server'],
+  ['config', 'package-files', 'prng', 'net', 'db', 'ops', 'embeddings', 'temporal/connection', 'temporal/cli-binary', 'temporal/dev-server', 'temporal/real-server', 'telemetry'],
   ['store'],
   ['retrieval', 'consolidation'],
   ['services'],

@@ -6,6 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { bundleWorkflowCode } from '@temporalio/worker';
@@ -33,8 +34,18 @@ await build({
 });
 
 step('workflow bundle…');
-const { code } = await bundleWorkflowCode({ workflowsPath: join(root, 'workflows/index.ts'), logger: { log() {}, trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error } });
+const bundleLogger = { log() {}, trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error };
+const workflowsPath = join(root, 'workflows/index.ts');
+const { code } = await bundleWorkflowCode({ workflowsPath, logger: bundleLogger });
 writeFileSync(join(dist, 'workflow-bundle.js'), code);
+// Workers with tracing on (OTEL_EXPORTER_OTLP_ENDPOINT) load this one: the same workflows plus
+// Temporal's OpenTelemetry interceptors.
+const traced = await bundleWorkflowCode({
+  workflowsPath,
+  workflowInterceptorModules: [createRequire(import.meta.url).resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors')],
+  logger: bundleLogger,
+});
+writeFileSync(join(dist, 'workflow-bundle-traced.js'), traced.code);
 
 step('console assets…');
 cpSync(join(root, 'src/api/console/assets'), join(dist, 'console-assets'), { recursive: true });

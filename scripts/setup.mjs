@@ -2,10 +2,11 @@
 // Brings a fresh machine to the point where plangraph runs and its tests pass:
 // npm packages, the word-vector cache of the semantic embedder, the Temporal CLI (dev server +
 // Web UI), a running Postgres with pgvector, and Debian's chromium, which the web console's
-// browser tests drive headless.
+// browser tests drive headless. Optionally (PLANGRAPH_TEMPORAL_SERVER=1 or --temporal-server)
+// Temporal's own server, for the tests against a real server persisting to Postgres.
 // Idempotent and quick when everything is already there. Plain Node: it runs before npm install.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { ensureWordVectorCache } from './word-vectors.mjs';
@@ -13,6 +14,8 @@ import { ensureWordVectorCache } from './word-vectors.mjs';
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const toolsBin = join(root, '.tools', 'bin');
 const TEMPORAL_CLI_VERSIONS = ['v1.5.1', 'v1.5.0', 'v1.4.1'];
+// The server the CLI v1.5.1 embeds, so the Go module cache it filled is reused.
+const TEMPORAL_SERVER_VERSION = 'v1.29.1';
 const log = (msg) => console.log(`[setup] ${msg}`);
 
 function has(cmd) {
@@ -85,6 +88,38 @@ async function ensureTemporalCli() {
     if (ok && existsSync(cached)) return;
   }
   throw new Error('could not build the Temporal CLI; set TEMPORAL_CLI_PATH to an existing binary');
+}
+
+/**
+ * Optional (PLANGRAPH_TEMPORAL_SERVER=1 or --temporal-server): Temporal's own server and its SQL
+ * schema tool built from the Go module proxy, with the Postgres schema files of the same module,
+ * cached in .tools/temporal-server; the `real-server` test project runs against it when present.
+ */
+async function ensureTemporalServer() {
+  const wanted = process.env.PLANGRAPH_TEMPORAL_SERVER === '1' || process.argv.includes('--temporal-server');
+  const dir = join(root, '.tools', 'temporal-server');
+  const server = join(dir, 'bin', 'temporal-server');
+  if (existsSync(server)) return log(`Temporal server: ${server} (cached)`);
+  if (!wanted) return;
+  if (!has('go')) throw new Error('PLANGRAPH_TEMPORAL_SERVER=1 needs a Go toolchain (go install)');
+  const gobin = mkdtempSync(join(tmpdir(), 'temporal-server-'));
+  log(`building Temporal server ${TEMPORAL_SERVER_VERSION} and its SQL tool with go install (15-20 min on 2 busy cores, once)…`);
+  const modules = ['cmd/server', 'cmd/tools/sql'].map((pkg) => `go.temporal.io/server/${pkg}@${TEMPORAL_SERVER_VERSION}`);
+  // nice: a long compile should not starve whatever else the machine runs.
+  const ok = await runWithProgress('temporal server', 'nice', ['-n', '10', 'go', 'install', ...modules], { ...process.env, GOBIN: gobin, GOFLAGS: '-mod=mod' });
+  if (!ok) throw new Error('could not build the Temporal server (see the output above)');
+  const modCache = execFileSync('go', ['env', 'GOMODCACHE'], { encoding: 'utf8' }).trim();
+  const schema = join(modCache, `go.temporal.io/server@${TEMPORAL_SERVER_VERSION}`, 'schema/postgresql/v12');
+  mkdirSync(join(dir, 'bin'), { recursive: true });
+  rmSync(join(dir, 'schema'), { recursive: true, force: true });
+  cpSync(schema, join(dir, 'schema/postgresql/v12'), { recursive: true });
+  run('chmod', ['-R', 'u+w', join(dir, 'schema')]);
+  // Copied, not renamed: the temporary directory may be on another file system.
+  cpSync(join(gobin, 'sql'), join(dir, 'bin', 'temporal-sql-tool'));
+  // The server last: its presence marks a complete cache.
+  cpSync(join(gobin, 'server'), server);
+  rmSync(gobin, { recursive: true, force: true });
+  log(`Temporal server: ${server}`);
 }
 
 function databaseUrl() {
@@ -201,6 +236,7 @@ try {
   ensureNpmPackages();
   log(`word vectors: ${ensureWordVectorCache(root, log)}`);
   await ensureTemporalCli();
+  await ensureTemporalServer();
   await ensurePostgres();
   await ensurePgvector();
   await ensureChromium();

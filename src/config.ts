@@ -37,6 +37,12 @@ export const configSchema = z.object({
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('plangraph'),
   /** host:port where a worker serves the Temporal SDK's metrics (Prometheus text at /metrics). */
   WORKER_METRICS_ADDRESS: z.string().regex(/^[^:\s/]+:\d+$/, 'must be host:port').optional(),
+  /** OTLP/HTTP collector base URL (spans go to `<url>/v1/traces`); tracing is off without it. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  /** The full traces URL, when it is not `<OTEL_EXPORTER_OTLP_ENDPOINT>/v1/traces`. */
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url().optional(),
+  /** service.name of the spans (default `plangraph-<api|worker|dev|…>`). */
+  OTEL_SERVICE_NAME: z.string().min(1).optional(),
   /** On SIGTERM a worker stops polling and lets running activities finish for this long. */
   WORKER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
   TEMPORAL_UI_PORT: port.default(8233),

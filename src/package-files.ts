@@ -3,6 +3,7 @@
  * when running the TypeScript sources (src/…) and the compiled bundle (dist/…).
  */
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 function packageRoot(from: string): string {
@@ -34,3 +35,15 @@ export const CONSOLE_ASSETS_DIR = RUNNING_SOURCES ? join(ROOT, 'src/api/console/
 export const WORKFLOW_CODE: { workflowsPath: string } | { workflowBundle: { codePath: string } } = RUNNING_SOURCES
   ? { workflowsPath: WORKFLOWS_PATH }
   : { workflowBundle: { codePath: join(ROOT, 'dist/workflow-bundle.js') } };
+
+/** Temporal's OpenTelemetry workflow interceptors, bundled with the workflows when tracing is on. */
+export const OTEL_WORKFLOW_INTERCEPTORS = createRequire(import.meta.url).resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors');
+
+/**
+ * The workflow code of a worker that traces: the sources with the OpenTelemetry interceptors
+ * added when the worker bundles them, or the second prebuilt bundle that has them. The plain
+ * bundle stays free of them, so a worker without tracing runs no tracing code in workflows.
+ */
+export const TRACED_WORKFLOW_CODE: { workflowsPath: string; workflowModules: string[] } | { workflowBundle: { codePath: string } } = RUNNING_SOURCES
+  ? { workflowsPath: WORKFLOWS_PATH, workflowModules: [OTEL_WORKFLOW_INTERCEPTORS] }
+  : { workflowBundle: { codePath: join(ROOT, 'dist/workflow-bundle-traced.js') } };

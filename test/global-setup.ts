@@ -24,10 +24,20 @@ declare module 'vitest' {
   }
 }
 
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const config = loadConfig();
-  const database = await createScratchDatabase(config.DATABASE_URL, 'plangraph_test');
+/** A Temporal server for the run: its address, how to stop it, and the CLI binary if it came from one. */
+export interface TestTemporal {
+  address: string;
+  stop(): Promise<void>;
+  cliPath?: string;
+}
 
+export default function setup(project: TestProject): Promise<() => Promise<void>> {
+  return setupWith(project, startTestDevServer);
+}
+
+/** The dev server from the Temporal CLI, or (without a binary) the one the SDK downloads. */
+async function startTestDevServer(): Promise<TestTemporal> {
+  const config = loadConfig();
   const cliPath = findTemporalCli(config.TEMPORAL_CLI_PATH);
   let stopTemporal: () => Promise<void>;
   let address: string;
@@ -43,18 +53,29 @@ export default async function setup(project: TestProject): Promise<() => Promise
     address = env.connection.options.address;
     stopTemporal = () => env.teardown();
   }
+  return { address, stop: stopTemporal, cliPath };
+}
+
+/** Database, Temporal server and workflow bundle for one run, handed to the tests by `inject`. */
+export async function setupWith(project: TestProject, startTemporal: (databaseUrl: string) => Promise<TestTemporal>): Promise<() => Promise<void>> {
+  const config = loadConfig();
+  const database = await createScratchDatabase(config.DATABASE_URL, 'plangraph_test');
+  const temporal = await startTemporal(config.DATABASE_URL).catch(async (err: unknown) => {
+    await database.drop();
+    throw err;
+  });
 
   const bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger });
   const bundlePath = join(mkdtempSync(join(tmpdir(), 'plangraph-bundle-')), 'workflows.js');
   writeFileSync(bundlePath, bundle.code);
 
-  project.provide('temporalAddress', address);
+  project.provide('temporalAddress', temporal.address);
   project.provide('databaseUrl', database.url);
   project.provide('workflowBundlePath', bundlePath);
-  project.provide('temporalCliPath', cliPath ?? '');
+  project.provide('temporalCliPath', temporal.cliPath ?? '');
 
   return async () => {
-    await stopTemporal();
+    await temporal.stop();
     await database.drop();
   };
 }

@@ -13,6 +13,8 @@ import { registerConsole } from './console/routes';
 import { DomainError } from '../domain/errors';
 import { formatPath } from '../domain/graph';
 import { jsonProblem } from '../domain/json-limits';
+import { activeTracing } from '../telemetry/tracing';
+import { registerRequestSpans } from './request-spans';
 
 export interface ApiOptions {
   logger?: boolean;
@@ -41,6 +43,8 @@ export async function buildApi(services: Services, options: ApiOptions = {}): Pr
     bodyLimit: services.config.API_BODY_LIMIT_BYTES,
   });
   app.decorateRequest('principal', null as unknown as Principal);
+  const tracing = activeTracing();
+  if (tracing) registerRequestSpans(app, tracing);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => {
     void reply.status(404).send(errorBody('not_found', `no route ${request.method} ${request.url.split('?')[0]}`));

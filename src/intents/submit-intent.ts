@@ -17,6 +17,7 @@ import type { AliasLearner } from '../store/aliases';
 import type { RecordStore } from '../store/records';
 import { runUiUrl, type RunViewer } from './run-view';
 import { selectionSchema, type intentRequestSchema, type IntentResponse, type SelectionView } from './schemas';
+import { selectionDecisions } from '../telemetry/metrics';
 
 /** A parsed intent request (defaults applied). */
 export type IntentInput = z.output<typeof intentRequestSchema>;
@@ -85,6 +86,7 @@ export function createIntentService(deps: IntentServiceDeps) {
   async function retrievedPlan(taskDescriptor: string, trust: TrustContext): Promise<PlanChoice> {
     const { candidates, selection } = await deps.retriever.retrieve({ task_descriptor: taskDescriptor, trust, memory_types: ['plan_graph'], limit: CANDIDATE_LIMIT });
     const best = candidates.find((c) => isSelectable(c, trust));
+    selectionDecisions.inc({ decision: !best ? 'none' : selection.needs_more ? 'needs_more' : 'auto_run' });
     if (selection.needs_more || !best) {
       throw new DomainError(
         'needs_more',

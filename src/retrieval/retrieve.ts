@@ -25,6 +25,7 @@ import { createLexicalStats } from './lexical-stats';
 import { redact, runnableBy, visibility, type RedactedRecord } from '../domain/trust';
 import type { Embedder } from '../embeddings/embedder';
 import { trustWhere } from './trust-sql';
+import { retrievalDuration } from '../telemetry/metrics';
 import { RECORD_COLUMNS, toMemoryRecord, type RecordRow } from '../store/records';
 
 export const retrieveRequestSchema = z.object({
@@ -172,35 +173,40 @@ export function createRetriever(options: RetrieverOptions) {
     return out;
   }
 
+  /** Ranks the records matching a task for a caller, with the selection verdict. */
+  async function rank(request: RetrieveRequest, now: Date): Promise<RetrieveResult> {
+    const { task_descriptor, trust, memory_types, limit } = retrieveRequestSchema.parse(request);
+    const query = await queryEmbedding(task_descriptor);
+    const { rows, lexemes, corpus } = await gather(trust, [...new Set(memory_types)], candidatePoolSize(limit), task_descriptor, query);
+    const records = rows.map(toMemoryRecord);
+    const alignments = await alignmentsOf(task_descriptor, rows, records);
+    const evidence = rows.map((row, i) => {
+      const cosine = row.distance == null || Number.isNaN(Number(row.distance)) ? undefined : 1 - Number(row.distance);
+      const lexical = corpus ? lexicalMatch(lexemes, parseTsvector(row.document), corpus) : undefined;
+      return { record: records[i]!, cosine, lexical, alignment: alignments[i] };
+    });
+    const matches = mode === 'calibrated' ? matchesOf(evidence, matchKind, options.fusion ?? 'weighted') : [];
+    const scored = evidence
+      .map(({ record, cosine, lexical, alignment }, i): ScoredCandidate => {
+        const { score, signals } =
+          mode === 'membrane' ? scoreRecord(record, now, cosine) : calibratedScoreRecord(record, now, { match: matches[i]!, cosine, lexical, alignment });
+        const redacted = visibility(record, trust) === 'redacted';
+        return { record: redacted ? redact(record) : record, redacted, score, signals };
+      })
+      .sort((a, b) => b.score - a.score || b.record.confidence - a.record.confidence || a.record.id.localeCompare(b.record.id));
+    // Selection looks at the whole pool, so a close runner-up beyond `limit` still lowers confidence.
+    const selectable = scored.filter((c) => isSelectable(c, trust));
+    const selection =
+      mode === 'membrane'
+        ? select(selectable.map((c) => c.score), threshold)
+        : calibratedSelect(selectable.map((c) => ({ match: c.signals.applicability, score: c.score })), threshold, options.calibration);
+    return { candidates: scored.slice(0, limit), selection: { ...selection, mode } };
+  }
+
   return {
-    /** Ranks the records matching a task for a caller, with the selection verdict. */
-    async retrieve(request: RetrieveRequest, now: Date = new Date()): Promise<RetrieveResult> {
-      const { task_descriptor, trust, memory_types, limit } = retrieveRequestSchema.parse(request);
-      const query = await queryEmbedding(task_descriptor);
-      const { rows, lexemes, corpus } = await gather(trust, [...new Set(memory_types)], candidatePoolSize(limit), task_descriptor, query);
-      const records = rows.map(toMemoryRecord);
-      const alignments = await alignmentsOf(task_descriptor, rows, records);
-      const evidence = rows.map((row, i) => {
-        const cosine = row.distance == null || Number.isNaN(Number(row.distance)) ? undefined : 1 - Number(row.distance);
-        const lexical = corpus ? lexicalMatch(lexemes, parseTsvector(row.document), corpus) : undefined;
-        return { record: records[i]!, cosine, lexical, alignment: alignments[i] };
-      });
-      const matches = mode === 'calibrated' ? matchesOf(evidence, matchKind, options.fusion ?? 'weighted') : [];
-      const scored = evidence
-        .map(({ record, cosine, lexical, alignment }, i): ScoredCandidate => {
-          const { score, signals } =
-            mode === 'membrane' ? scoreRecord(record, now, cosine) : calibratedScoreRecord(record, now, { match: matches[i]!, cosine, lexical, alignment });
-          const redacted = visibility(record, trust) === 'redacted';
-          return { record: redacted ? redact(record) : record, redacted, score, signals };
-        })
-        .sort((a, b) => b.score - a.score || b.record.confidence - a.record.confidence || a.record.id.localeCompare(b.record.id));
-      // Selection looks at the whole pool, so a close runner-up beyond `limit` still lowers confidence.
-      const selectable = scored.filter((c) => isSelectable(c, trust));
-      const selection =
-        mode === 'membrane'
-          ? select(selectable.map((c) => c.score), threshold)
-          : calibratedSelect(selectable.map((c) => ({ match: c.signals.applicability, score: c.score })), threshold, options.calibration);
-      return { candidates: scored.slice(0, limit), selection: { ...selection, mode } };
+    /** Ranks the records matching a task for a caller, with the selection verdict (timed for /metrics). */
+    retrieve(request: RetrieveRequest, now: Date = new Date()): Promise<RetrieveResult> {
+      return retrievalDuration.time(() => rank(request, now));
     },
   };
 }

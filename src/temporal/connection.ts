@@ -7,6 +7,7 @@ import { Client, Connection } from '@temporalio/client';
 import type { Config, TemporalConnectionSettings } from '../config';
 import { DomainError } from '../domain/errors';
 import { tlsHandshakeProblem } from './tls-probe';
+import { activeTracing } from '../telemetry/tracing';
 
 /** A history page of a plan with thousands of nodes is larger than gRPC's 4 MB default. */
 const CHANNEL_ARGS = { 'grpc.max_receive_message_length': 128 * 1024 * 1024 };
@@ -55,5 +56,8 @@ export async function connectTemporal(target: TemporalTarget, options: { connect
   } catch (err) {
     throw await connectFailure(target, err);
   }
-  return { connection, client: new Client({ connection, namespace: target.TEMPORAL_NAMESPACE }), close: () => connection.close() };
+  // With tracing on, starting a workflow is a span whose context travels in the workflow's headers.
+  const tracing = activeTracing();
+  const interceptors = tracing ? { workflow: [new tracing.temporal.OpenTelemetryWorkflowClientInterceptor()] } : undefined;
+  return { connection, client: new Client({ connection, namespace: target.TEMPORAL_NAMESPACE, interceptors }), close: () => connection.close() };
 }

@@ -12,7 +12,9 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { createEmbedder } from '../embeddings/embedder';
 import type { OpRegistry } from '../ops/registry';
-import { WORKFLOW_CODE } from '../package-files';
+import { TRACED_WORKFLOW_CODE, WORKFLOW_CODE } from '../package-files';
+import { activeTracing, type Tracing } from '../telemetry/tracing';
+import { workerMetricsInterceptor } from './worker-metrics';
 import { createRunStore } from '../store/plan-runs';
 import { createRecordStore } from '../store/records';
 import { connectFailure, temporalConnectionOptions, type TemporalTarget } from './connection';
@@ -22,7 +24,10 @@ export interface WorkerDeps {
   db: Db;
   registry: OpRegistry;
   connection: NativeConnection;
-  /** A prebuilt workflow bundle (tests bundle once per run); otherwise bundled at start. */
+  /**
+   * A prebuilt workflow bundle (tests bundle once per run); otherwise bundled at start. With
+   * tracing on it must include the OpenTelemetry workflow interceptors (OTEL_WORKFLOW_INTERCEPTORS).
+   */
   workflowBundlePath?: string;
   taskQueue?: string;
   extra?: Partial<WorkerOptions>;
@@ -62,13 +67,42 @@ export async function connectWorker(target: Omit<TemporalTarget, 'TEMPORAL_NAMES
   }
 }
 
+/**
+ * Workflow code, interceptors and sinks: with tracing, activity spans, workflow spans (leaving the
+ * sandbox through the `exporter` sink) and trace context passed on to every activity.
+ */
+function workflowCodeAndInterceptors(deps: WorkerDeps, tracing: Tracing | undefined): Partial<WorkerOptions> {
+  // plangraph's histograms only where the runtime serves metrics (WORKER_METRICS_ADDRESS).
+  const metrics = deps.config.WORKER_METRICS_ADDRESS ? [workerMetricsInterceptor(new Set(deps.registry.keys()))] : [];
+  if (!tracing) {
+    return {
+      ...(deps.workflowBundlePath ? { workflowBundle: { codePath: deps.workflowBundlePath } } : WORKFLOW_CODE),
+      interceptors: { activity: metrics },
+    };
+  }
+  const { OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor, makeWorkflowExporter } = tracing.temporal;
+  const code = deps.workflowBundlePath ? { workflowBundle: { codePath: deps.workflowBundlePath } } : TRACED_WORKFLOW_CODE;
+  const { workflowModules, ...source } = { workflowModules: undefined, ...code };
+  return {
+    ...source,
+    interceptors: {
+      activity: [
+        (ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) }),
+        ...metrics,
+      ],
+      ...(workflowModules && { workflowModules }),
+    },
+    sinks: { exporter: makeWorkflowExporter(tracing.spanProcessor, tracing.resource) },
+  };
+}
+
 /** Creates (does not run) a worker on the configured task queue. */
 export async function createWorker(deps: WorkerDeps): Promise<Worker> {
   return Worker.create({
     connection: deps.connection,
     namespace: deps.config.TEMPORAL_NAMESPACE,
     taskQueue: deps.taskQueue ?? deps.config.TEMPORAL_TASK_QUEUE,
-    ...(deps.workflowBundlePath ? { workflowBundle: { codePath: deps.workflowBundlePath } } : WORKFLOW_CODE),
+    ...workflowCodeAndInterceptors(deps, activeTracing()),
     activities: createActivities(deps),
     maxConcurrentActivityTaskExecutions: 200,
     // Drain on shutdown: the SDK's default of 0 cancels running activities at once, so a deploy

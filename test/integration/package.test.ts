@@ -40,6 +40,7 @@ describe('the packed package works in a plain Node project', () => {
     expect(existsSync(join(project, 'node_modules/tsx'))).toBe(false);
     expect(existsSync(join(installed, 'src'))).toBe(false);
     expect(existsSync(join(installed, 'dist/workflow-bundle.js'))).toBe(true);
+    expect(existsSync(join(installed, 'dist/workflow-bundle-traced.js'))).toBe(true);
 
     // NODE_OPTIONS cleared: nothing of this repository's loaders may help the installed package.
     const env = {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Services } from '../../services';
 import { createStatsStore, type Stats } from '../../store/stats';
 import { defineRoute } from '../route';
+import { renderProcessMetrics } from '../../telemetry/metrics';
 
 export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
@@ -53,12 +54,13 @@ export function metricsRoutes(services: Services) {
     defineRoute({
       method: 'GET',
       url: '/metrics',
-      summary: 'Prometheus metrics: plan reuse frequency, runs by status, records by type, consolidation totals',
+      summary: 'Prometheus metrics: plan reuse frequency, runs by status, records by type, consolidation totals, retrieval latency, selection decisions',
       tags: ['system'],
       response: z.string(),
       handler: async ({ reply }) => {
         void reply.type(PROMETHEUS_CONTENT_TYPE);
-        return prometheusText(await stats.snapshot());
+        // Figures from the database (every process agrees), then this process's own (latencies, decisions).
+        return prometheusText(await stats.snapshot()) + [...renderProcessMetrics(), ''].join('\n');
       },
     }),
   ];

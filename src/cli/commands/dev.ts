@@ -9,6 +9,7 @@ import { temporalUiUrl, type Config } from '../../config';
 import { createServices, type Services } from '../../services';
 import { connectWorker, createWorker, workerRuntimeOptions } from '../../temporal/worker';
 import { startBackgroundJobs } from '../../background';
+import { installTracing, tracesUrl } from '../../telemetry/tracing';
 import { configFromEnv, ensureTemporal, migrateOrFail, requireTemporal } from '../runtime';
 
 const log = (line: string) => console.log(`[plangraph] ${line}`);
@@ -39,12 +40,16 @@ function untilSignal(): Promise<string> {
 async function runProcesses(config: Config, parts: { worker: boolean; api: boolean; devServer: boolean }): Promise<void> {
   // The runtime serves worker metrics only where a worker runs.
   Runtime.install(workerRuntimeOptions(parts.worker ? config : { ...config, WORKER_METRICS_ADDRESS: undefined }));
+  // Before any connection: the Temporal client and worker pick up tracing when they are created.
+  const tracing = await installTracing(config, parts.devServer ? 'dev' : parts.worker ? 'worker' : 'api');
+  if (tracing) log(`tracing: OTLP/HTTP to ${tracesUrl(config)}`);
   const devServer = parts.devServer ? await ensureTemporal(config, log) : (await requireTemporal(config), undefined);
   try {
     await runUntilSignal(config, parts);
   } finally {
     // Never leave an orphan dev server behind, whether we stop cleanly or fail starting.
     await devServer?.stop();
+    await tracing?.shutdown();
   }
 }
 
