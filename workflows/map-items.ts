@@ -38,8 +38,9 @@ function itemActivity(input: MapItemsInput, index: number) {
 }
 
 /**
- * Runs the items. Under fail_fast the first failure starts no more items and cancels those in
- * flight (activities; local items finish); a cancellation of the caller's scope cancels them too and is rethrown once they settle.
+ * Runs the items. Under fail_fast the first failure starts no more items and cancels the activity
+ * items in flight (local ones finish). A cancellation of the caller's scope cancels activity items
+ * and is rethrown once they settle; local items are not interrupted (see below).
  */
 export async function runMapItems(input: MapItemsInput, onSettled?: (index: number, result: ItemResult) => void): Promise<MapItemsResult> {
   const count = input.params.length;
@@ -48,12 +49,17 @@ export async function runMapItems(input: MapItemsInput, onSettled?: (index: numb
   let failedFast = false;
   let cancelled: unknown;
   const inFlight = new CancellationScope();
+  // Local items are never cancelled and never stopped by a cancellation: they run to the end.
+  // Cancelling local activities that completed in the same activation trips a state-machine error
+  // in the SDK's core (temporalio/sdk-rust#705), and stopping them when the cancellation is seen
+  // depends on how local-activity results are grouped into activations, which differs on replay.
   const lane = async () => {
     while (!failedFast && cancelled === undefined && next < count) {
       const i = next++;
       const index = input.offset + i;
+      const call = () => itemActivity(input, index)({ node_id: itemActivityId(input.node.id, index), params: input.params[i]!, inputs: {} });
       try {
-        const r = await itemActivity(input, index)({ node_id: itemActivityId(input.node.id, index), params: input.params[i]!, inputs: {} });
+        const r = await (input.local ? CancellationScope.nonCancellable(call) : call());
         results[i] = { ok: true, output: r.output, attempt: r.attempt };
       } catch (err) {
         if (isCancellation(err)) {
@@ -64,9 +70,6 @@ export async function runMapItems(input: MapItemsInput, onSettled?: (index: numb
         results[i] = { ok: false, error: describeFailure(err).error };
         if (input.fail_fast && !failedFast) {
           failedFast = true;
-          // Local items in flight are left to finish (at most 30 s each): cancelling a batch of
-          // local activities in the task that resolves one of them fails it with a
-          // nondeterminism error in the SDK's core (seen on SDK 1.24).
           if (!input.local) inFlight.cancel();
         }
       }

@@ -4,7 +4,8 @@
  * 10,000 items run as chunked child workflows.
  */
 import type { WorkflowHandle } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Worker } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { statusQuery } from '../../src/domain/run-state';
 import { startPlanRun } from '../../src/runs/start-run';
 import { byId, failureType, metricsOf, settle, until } from './executor-helpers';
@@ -131,6 +132,20 @@ describe('map nodes', () => {
     expect(await scheduled(handle)).toEqual(['slow[0]', 'slow[1]', 'slow[2]']);
   }, 60_000);
 
+  it('a map of local items runs to its end when a sibling fails under fail_fast (local items are never cancelled); the run replays', async () => {
+    const { handle } = await start({
+      constraints: { max_parallelism: 4 },
+      nodes: [
+        { id: 'slow', op: 'timed', for_each: '{{inputs.list}}', params: { ms: 100 }, policy: { execution: 'local' } },
+        { id: 'boom', op: 'fail', params: { type: 'boom' }, policy: { execution: 'local' } },
+      ],
+    }, { list: Array.from({ length: 20 }, (_, i) => i) });
+    // settle queries the failed run: the worker replays its whole history to answer.
+    const { status, error } = await settle(handle);
+    expect(failureType(error)).toBe('boom');
+    expect(byId(status).slow).toMatchObject({ state: 'succeeded', items: { total: 20, succeeded: 20, failed: 0 } });
+  }, 60_000);
+
   it('fails a map whose for_each is not an array with for_each_not_array', async () => {
     const { handle } = await start({ nodes: [{ id: 'm', op: 'echo', for_each: '{{inputs.list}}', params: {} }] }, { list: { not: 'a list' } });
     const { status } = await settle(handle);
@@ -153,6 +168,10 @@ describe('map nodes', () => {
     expect(byId(status).sum!.error!.message).toMatch(/^item 100 failed: invalid_params/);
     const children = (await fast.handle.fetchHistory()).events?.filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes) ?? [];
     expect(children.map((e) => e.startChildWorkflowExecutionInitiatedEventAttributes!.workflowId)).toEqual([`${fast.handle.workflowId}/sum[0-999]`]);
+    // The chunk that stopped early replays deterministically.
+    const chunkId = `${fast.handle.workflowId}/sum[0-999]`;
+    const chunkHistory = await ctx.client.workflow.getHandle(chunkId).fetchHistory();
+    await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') } }, chunkHistory, chunkId);
   }, 120_000);
 
   it('runs a map of 10,000 cheap items as chunk child workflows of 1,000, outputs in order', async () => {

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sensitivity, TrustContext } from '../../src/domain/records';
 import { PLAN_ID_ATTRIBUTE, startPlanRun } from '../../src/runs/start-run';
 import { createRecordStore } from '../../src/store/records';
-import { byId, failureType, metricsOf, runRows, settle } from './executor-helpers';
+import { statusQuery } from '../../src/domain/run-state';
+import { byId, failureType, metricsOf, runRows, settle, until } from './executor-helpers';
 import { createTestContext, startFileWorker, uid, type TestContext } from './harness';
 import { storePlan, type PlanSpec } from './plans';
 
@@ -94,6 +95,20 @@ describe('sub-plan nodes', () => {
     expect(nodes.bad_inputs!.error!.message).toContain('invalid_inputs');
     expect(nodes.fine).toMatchObject({ state: 'succeeded', output: { outputs: { inc: { sum: 2 } } } });
     expect((await metricsOf(ctx.db, failing.id)).counters.failures).toBe(1);
+  }, 60_000);
+
+  it('cancelling the caller cancels the child run', async () => {
+    const child = await store({ nodes: [{ id: 'long', op: 'timed', params: { ms: 30_000 }, policy: { heartbeat_timeout: '2s' } }] });
+    const record = await store({ nodes: [callPlan('sub', child.id)] });
+    const handle = await startPlanRun({ client: ctx.client, taskQueue: ctx.taskQueue, record });
+    const childHandle = ctx.client.workflow.getHandle(`${handle.workflowId}/sub`);
+    await until(() => childHandle.query(statusQuery).catch(() => undefined), (s) => s?.nodes[0]?.state === 'running', 'child node running');
+    await handle.cancel();
+    const { status } = await settle(handle);
+    expect(status.state).toBe('cancelled');
+    expect(byId(status).sub).toMatchObject({ state: 'cancelled' });
+    expect((await childHandle.describe()).status.name).toBe('CANCELLED');
+    expect(await runRows(ctx.db, child.id)).toEqual([expect.objectContaining({ status: 'cancelled' })]);
   }, 60_000);
 
   it('refuses a cycle of plans calling plans before the run opens its row', async () => {
