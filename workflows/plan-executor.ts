@@ -4,7 +4,6 @@
  * predecessors are terminal (not level by level), up to `max_parallelism` at once.
  */
 import {
-  ActivityFailure,
   ApplicationFailure,
   CancellationScope,
   condition,
@@ -26,12 +25,16 @@ import {
   statusQuery,
   type NodeActivityInput,
   type NodeActivityResult,
+  isPartitionedRun,
   type NodeError,
+  type PartitionedRunInput,
   type PlanRunInput,
   type RunState,
   type RunStatus,
 } from '../src/domain/run-state';
+import { describeFailure } from './node-failure';
 import { activityOptions, localActivityOptions } from './node-options';
+import { partitionedRun } from './partitioned-run';
 import { PlanRun } from './plan-run';
 
 type RunActivities = ReturnType<typeof createRunActivities>;
@@ -54,17 +57,6 @@ const { recordRunOutcome: recordRunOutcomeLocally } = proxyLocalActivities<RunAc
 /** Temporal allows 2,000 pending activities per workflow; stay well inside it. */
 const MAX_PARALLELISM_CAP = 1000;
 
-/** The node error and attempt count carried by an activity failure. */
-function describeFailure(err: unknown): { error: NodeError; attempts?: number } {
-  const cause = err instanceof ActivityFailure ? err.cause : err;
-  if (cause instanceof ApplicationFailure) {
-    const detail = cause.details?.[0] as { attempt?: number } | undefined;
-    return { error: { type: cause.type ?? 'Error', message: cause.message }, attempts: detail?.attempt };
-  }
-  const e = cause instanceof Error ? cause : new Error(String(cause));
-  return { error: { type: e.name, message: e.message } };
-}
-
 const now = () => new Date().toISOString();
 
 /**
@@ -79,8 +71,9 @@ const PATCHES = {
   localExecution: 'executor-local-execution',
 } as const;
 
-/** Runs a plan graph snapshot; returns every node's state and output. */
-export async function planExecutorWorkflow(input: PlanRunInput): Promise<RunStatus> {
+/** Runs a plan graph snapshot; returns every node's state and output. Large plans run partitioned. */
+export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunInput): Promise<RunStatus> {
+  if (isPartitionedRun(input)) return partitionedRun(input);
   const info = workflowInfo();
   const startedAt = info.runStartTime.toISOString();
   const payload = input.plan.payload;

@@ -13,6 +13,7 @@ import { createEmbedder } from '../embeddings/embedder';
 import type { OpRegistry } from '../ops/registry';
 import { WORKFLOW_CODE } from '../package-files';
 import { createRunStore } from '../store/plan-runs';
+import { createRecordStore } from '../store/records';
 import { connectFailure, temporalConnectionOptions, type TemporalTarget } from './connection';
 
 export interface WorkerDeps {
@@ -30,7 +31,7 @@ export interface WorkerDeps {
 export function createActivities(deps: Pick<WorkerDeps, 'config' | 'db' | 'registry'>) {
   return {
     ...createOpActivities(deps.registry, { outputLimitBytes: deps.config.NODE_OUTPUT_LIMIT_BYTES }),
-    ...createRunActivities({ runs: createRunStore(deps.db), registry: deps.registry }),
+    ...createRunActivities({ runs: createRunStore(deps.db), registry: deps.registry, records: createRecordStore(deps.db) }),
     ...createConsolidationActivities({ db: deps.db, embedder: createEmbedder(deps.config), generalise: deps.config.CONSOLIDATION_GENERALISE }),
     ...createReconcileActivities({ runs: createRunStore(deps.db) }),
   };
