@@ -68,7 +68,7 @@ export async function partitionedRun(input: PartitionedRunInput): Promise<RunSta
   const carried = input.carried ?? initialCarried(input, info.runStartTime, info.runId, timeout === undefined ? undefined : durationMs(timeout));
   let slice: Awaited<ReturnType<RunActivities['loadPlanPartition']>> | undefined;
   let run: PlanRun | undefined;
-  let outcome: { state: RunState; finished_at?: string; error?: NodeError } = { state: 'running' };
+  const outcome: { state: RunState; finished_at?: string; error?: NodeError } = { state: 'running' };
   const partitionNodes = () => (slice && run ? slice.nodes.map((n) => ({ ...run!.status.get(n.id)! })) : []);
   setHandler(statusQuery, () => partitionedStatus(input, carried, slice, partitionNodes(), outcome));
 
