@@ -7,6 +7,7 @@ import { horizontalWorkers } from './horizontal-workers';
 import { interpretationOverhead } from './interpretation-overhead';
 import { metricsContention } from './metrics-contention';
 import { parallelEfficiency } from './parallel-efficiency';
+import { partitionedSize } from './partitioned-size';
 import { planSize } from './plan-size';
 import { retrieval } from './retrieval';
 import { selection } from './selection';
@@ -23,5 +24,6 @@ export const SCENARIOS: readonly Scenario[] = [
   selection,
   metricsContention,
   planSize,
+  partitionedSize,
   consoleLayout,
 ];
