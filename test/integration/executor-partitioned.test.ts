@@ -7,7 +7,11 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/domain/errors';
 import { statusQuery, type RunStatus } from '../../src/domain/run-state';
+import { createRunNodeReader } from '../../src/intents/run-node';
+import { createRunViewer } from '../../src/intents/run-view';
 import { startPlanRun } from '../../src/runs/start-run';
+import { createRunStore } from '../../src/store/plan-runs';
+import { createRecordStore } from '../../src/store/records';
 import { failureType, metricsOf, runRows, settle, until } from './executor-helpers';
 import { createTestContext, startFileWorker, uid, type TestContext } from './harness';
 import { storePlan, type PlanSpec } from './plans';
@@ -133,6 +137,23 @@ describe('partitioned runs', () => {
     expect((await runsOf(handle)).at(-1)?.status).toBe('CANCELLED');
     expect((await runRows(ctx.db, record.id))[0]).toMatchObject({ status: 'cancelled' });
     expect((await metricsOf(ctx.db, record.id)).execution_count).toBe(1);
+  });
+
+  it('shows a partitioned run through the run view and the node reader: compact status, any node by id', async () => {
+    const { handle } = await runPlan(addChain(10));
+    const records = createRecordStore(ctx.db);
+    const viewer = createRunViewer({ config: ctx.config, client: ctx.client, records, runs: createRunStore(ctx.db) });
+    const trust = { max_sensitivity: 'low' as const, authenticated: true };
+    const view = await viewer.view(handle.workflowId, trust);
+    expect(view.state).toBe('succeeded');
+    expect(view.record).toMatchObject({ status: 'succeeded' });
+    expect(view.result?.partitioned?.node_states).toBe('s'.repeat(10));
+    expect(view.result?.nodes).toHaveLength(2);
+    const reader = createRunNodeReader({ client: ctx.client, viewer, records });
+    // In the last partition: detailed, params resolved from its predecessor in the same partition.
+    expect(await reader.node(handle.workflowId, 'n09', trust)).toMatchObject({ state: 'succeeded', resolved_params: { a: 9, b: 1 } });
+    // In an earlier partition: its state from node_states, params as declared.
+    expect(await reader.node(handle.workflowId, 'n02', trust)).toMatchObject({ state: 'succeeded', op: 'add', resolved_params: null });
   });
 
   it('refuses, before start, a plan whose carried outputs could exceed the payload limit', async () => {
