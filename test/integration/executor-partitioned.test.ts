@@ -9,6 +9,7 @@ import { DomainError } from '../../src/domain/errors';
 import { statusQuery, type RunStatus } from '../../src/domain/run-state';
 import { createRunNodeReader } from '../../src/intents/run-node';
 import { createRunViewer } from '../../src/intents/run-view';
+import { reconcileOpenRuns } from '../../src/runs/reconcile';
 import { startPlanRun } from '../../src/runs/start-run';
 import { createRunStore } from '../../src/store/plan-runs';
 import { createRecordStore } from '../../src/store/records';
@@ -129,6 +130,9 @@ describe('partitioned runs', () => {
     const nodes = Array.from({ length: 12 }, (_, i) => ({ id: id('s', i), op: 'sleep', params: { ms: 400 } }));
     const { handle, record } = await start({ nodes, edges: nodes.slice(1).map((n, i) => control(nodes[i]!.id, n.id)) });
     await until(() => handle.query(statusQuery), (s) => (s.partitioned?.partition ?? 0) >= 1 && s.nodes.some((n) => n.state === 'running'), 'a node of partition 2 running', 30_000);
+    // The first run has continued as new: the reconciler must follow it, not close the row.
+    await reconcileOpenRuns({ client: ctx.client, runs: createRunStore(ctx.db) });
+    expect((await runRows(ctx.db, record.id))[0]).toMatchObject({ status: 'running' });
     await handle.cancel();
     const { status } = await settle(handle);
     expect(status.state).toBe('cancelled');
