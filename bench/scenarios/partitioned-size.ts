@@ -15,12 +15,24 @@ const HISTORY_EVENT_LIMIT = 51_200;
 /** Per plan; a run still going after this is terminated and reported as such. */
 const TIME_BOX_MS = 1_800_000;
 
-const PLANS: Array<{ label: string; nodes: number; build: () => Shape }> = [
+/** BENCH_FAN_PARALLELISM sets the fan's constraints.max_parallelism (default: the executor's 1,000). */
+const FAN_PARALLELISM = process.env.BENCH_FAN_PARALLELISM ? Number(process.env.BENCH_FAN_PARALLELISM) : undefined;
+
+const PLANS: Array<{ label: string; nodes: number; build: () => Shape; constraints?: Record<string, unknown> }> = [
   { label: 'chain of 10,000', nodes: 10_000, build: () => chainShape(10_000, 'noop', {}, AS_ACTIVITIES) },
   { label: 'chain of 20,000', nodes: 20_000, build: () => chainShape(20_000, 'noop', {}, AS_ACTIVITIES) },
   // Source and sink plus 49,998 parallel nodes.
-  { label: 'fan of 50,000', nodes: 50_000, build: () => fanShape(49_998, { op: 'noop', policy: AS_ACTIVITIES }, { op: 'noop', policy: AS_ACTIVITIES }) },
+  {
+    label: 'fan of 50,000',
+    nodes: 50_000,
+    build: () => fanShape(49_998, { op: 'noop', policy: AS_ACTIVITIES }, { op: 'noop', policy: AS_ACTIVITIES }),
+    constraints: FAN_PARALLELISM ? { max_parallelism: FAN_PARALLELISM } : undefined,
+  },
 ];
+
+/** BENCH_PARTITIONED=fan (or a comma list of label words) runs only the matching plans. */
+const ONLY = (process.env.BENCH_PARTITIONED ?? '').split(',').map((w) => w.trim()).filter(Boolean);
+const selectedPlans = () => (ONLY.length === 0 ? PLANS : PLANS.filter((p) => ONLY.some((w) => p.label.includes(w))));
 
 interface Measured {
   label: string;
@@ -67,7 +79,7 @@ async function outcomeOf(handle: WorkflowHandle): Promise<string> {
 }
 
 async function measure(env: BenchEnv, taskQueue: string, plan: (typeof PLANS)[number]): Promise<Measured> {
-  const record = await storePlan(env, plan.build(), `bench: partitioned ${plan.label}`);
+  const record = await storePlan(env, plan.build(), `bench: partitioned ${plan.label}`, plan.constraints);
   let peakRss = process.memoryUsage().rss;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 500);
   const t0 = performance.now();
@@ -109,7 +121,7 @@ export const partitionedSize: Scenario = {
   async run(env, log) {
     const results: Measured[] = [];
     await env.withWorker(async (taskQueue) => {
-      for (const plan of PLANS) {
+      for (const plan of selectedPlans()) {
         const m = await measure(env, taskQueue, plan);
         log(`${m.label}: ${m.outcome} in ${m.seconds} s (start ${m.startSeconds} s); ${m.runs} runs, max ${m.maxEvents} events per run, ${m.completedActivities} activities; peak RSS ${m.peakRssMb} MB`);
         results.push(m);

@@ -5,7 +5,7 @@ import type { NodeStatus, PartitionedRunInput } from '../../src/domain/run-state
 import { foldPartition, initialCarried, partitionedStatus } from '../../workflows/carried-state';
 
 const input: PartitionedRunInput = {
-  partitioned: { plan_record_id: 'r', plan_revision: 1, plan_id: 'p', intent: 'i', node_count: 6, partition_size: 2, constraints: {} },
+  partitioned: { plan_record_id: 'r', plan_revision: 1, plan_id: 'p', intent: 'i', node_count: 6, partition_size: 2, constraints: { failure_policy: 'fail_fast' } },
   inputs: {},
 };
 const node = (id: string, tolerated = false) => ({ id, op: 'noop', params: {}, ...(tolerated ? { policy: { continue_on_error: true } } : {}) }) as PlanNode;
