@@ -117,7 +117,9 @@ export const partitionedSize: Scenario = {
   analysis:
     'Every partition is one Temporal run with its own history, so the events of one run stay bounded by the partition size ' +
     '(about 6 per chain node, 3–4 per fan node, plus the partition load and continue-as-new) whatever the plan size. ' +
-    'Each partition drains before the next starts, so a fan pays one ramp-down per partition.',
+    'Each partition drains before the next starts, so a fan pays one ramp-down per partition. ' +
+    'The fan of 50,000 at the default parallelism of 1,000 crashed the worker process on the loaded machine (see notes); ' +
+    'at 200 it completed: `BENCH_FAN_PARALLELISM=200 BENCH_PARTITIONED=fan npx tsx bench/run.ts partitioned-size`.',
   async run(env, log) {
     const results: Measured[] = [];
     await env.withWorker(async (taskQueue) => {
