@@ -7,6 +7,8 @@ import { NODE_ERROR_TYPES, type RunOutcome } from '../src/domain/run-state';
 import { inputProblems } from '../src/runs/run-inputs';
 import type { RunStart, RunStore } from '../src/store/plan-runs';
 import type { OpRegistry } from '../src/ops/registry';
+import type { RecordStore } from '../src/store/records';
+import { createPartitionLoader } from './partition-loader';
 
 export interface BeginRunInput extends RunStart {
   inputs_schema: Record<string, unknown>;
@@ -21,8 +23,10 @@ export interface BeginRunResult {
 }
 
 /** Creates the run-bracketing activities over their dependencies. */
-export function createRunActivities(deps: { runs: Pick<RunStore, 'openRun' | 'closeRun'>; registry: OpRegistry }) {
+export function createRunActivities(deps: { runs: Pick<RunStore, 'openRun' | 'closeRun'>; registry: OpRegistry; records: Pick<RecordStore, 'get'> }) {
   return {
+    loadPlanPartition: createPartitionLoader(deps.records),
+
     /**
      * Refuses bad inputs or unknown ops before any node runs, opens the run row, and answers which
      * of the run's ops declare themselves local (recorded in the history, so replay never asks the

@@ -49,18 +49,21 @@ type PlanSpec = Pick<PlanGraphPayloadInput, 'nodes' | 'edges' | 'constraints'> &
 
 interface Scenario {
   name: string;
+  /** Also record the first run of a run that continued as new, as `<name>-first.json`. */
+  firstRunToo?: boolean;
   /** Starts the run under `workflowId` and waits until it is closed. */
   run(env: Env, workflowId: string): Promise<WorkflowHandle>;
 }
 
 /** A plan-run scenario: store the plan, start it, optionally act on it, wait for it to close. */
-function planScenario(name: string, plan: PlanSpec, act?: (handle: WorkflowHandle) => Promise<void>): Scenario {
+function planScenario(name: string, plan: PlanSpec, act?: (handle: WorkflowHandle) => Promise<void>, partitionNodes?: number): Scenario {
   return {
     name,
+    firstRunToo: partitionNodes !== undefined,
     async run({ client, db }, workflowId) {
       const payload = planGraphPayloadSchema.parse({ kind: 'plan_graph', plan_id: `history-${name}`, inputs_schema: {}, ...plan });
       const record = await createRecordStore(db).create({ type: 'plan_graph', sensitivity: 'low', confidence: 0.8, payload });
-      const handle = await startPlanRun({ client, taskQueue: TASK_QUEUE, record, workflowId });
+      const handle = await startPlanRun({ client, taskQueue: TASK_QUEUE, record, workflowId, partitionNodes });
       await act?.(handle);
       await handle.result().catch(() => undefined); // failed and cancelled runs are scenarios too
       return handle;
@@ -285,6 +288,23 @@ const SCENARIOS: Scenario[] = [
       }).run({ client, db }, workflowId);
     },
   },
+  // A plan run in partitions of 2 nodes: three runs joined by continue-as-new; the first and last are recorded.
+  planScenario(
+    'partitioned',
+    {
+      intent: 'history: partitioned run',
+      nodes: [
+        echo('p1', { v: 1 }),
+        { id: 'p2', op: 'echo', params: { v: '{{nodes.p1.output.v}}' }, policy: { execution: 'activity' } },
+        echo('p3', { v: '{{nodes.p2.output.v}}' }),
+        { id: 'p4', op: 'echo', params: { v: '{{nodes.p3.output.v}}' }, policy: { execution: 'activity' } },
+        echo('p5', { v: '{{nodes.p4.output.v}}' }),
+      ],
+      edges: ['p1', 'p2', 'p3', 'p4'].map((from, i) => ({ from, to: `p${i + 2}`, kind: 'data' as const })),
+    },
+    undefined,
+    2,
+  ),
   {
     name: 'consolidation',
     async run({ client, db }, workflowId) {
@@ -344,6 +364,12 @@ async function main(only: string[]): Promise<void> {
           const file = join(HISTORIES_DIR, `${scenario.name}.json`);
           await writeHistoryFile(file, history);
           console.log(`recorded ${scenario.name}: ${history.events?.length ?? 0} events -> ${file}`);
+          if (scenario.firstRunToo) {
+            const firstRunId = (handle as WorkflowHandle & { firstExecutionRunId: string }).firstExecutionRunId;
+            const first = await client.workflow.getHandle(handle.workflowId, firstRunId).fetchHistory();
+            await writeHistoryFile(join(HISTORIES_DIR, `${scenario.name}-first.json`), first);
+            console.log(`recorded ${scenario.name}-first: ${first.events?.length ?? 0} events`);
+          }
         }
       });
     }

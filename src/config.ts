@@ -14,6 +14,8 @@ export const DEFAULT_TEMPORAL_ADDRESS = '127.0.0.1:7233';
 
 /** Run inputs larger than this are refused before a run starts (RUN_INPUT_LIMIT_BYTES). */
 export const DEFAULT_RUN_INPUT_LIMIT_BYTES = 1_048_576;
+/** Node outputs larger than this fail the node (NODE_OUTPUT_LIMIT_BYTES). */
+export const DEFAULT_NODE_OUTPUT_LIMIT_BYTES = 1_000_000;
 
 export const configSchema = z.object({
   DATABASE_URL: z
@@ -60,8 +62,10 @@ export const configSchema = z.object({
     .string()
     .default('')
     .transform((v) => v.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)),
-  NODE_OUTPUT_LIMIT_BYTES: z.coerce.number().int().positive().max(2_000_000).default(1_000_000),
+  NODE_OUTPUT_LIMIT_BYTES: z.coerce.number().int().positive().max(2_000_000).default(DEFAULT_NODE_OUTPUT_LIMIT_BYTES),
   // Run inputs travel in the workflow's start payload, which Temporal caps at 2 MB.
+  /** Plans with more nodes run partitioned, this many nodes per workflow run (docs/execution.md#plans-of-any-size). */
+  PLAN_PARTITION_NODES: z.coerce.number().int().min(2).max(5_000).default(2_000),
   RUN_INPUT_LIMIT_BYTES: z.coerce.number().int().positive().max(2_000_000).default(DEFAULT_RUN_INPUT_LIMIT_BYTES),
   /** calibrated: fused lexical + dense match, confidence = estimated P(top plan is right); membrane: the seed formula. */
   SELECTION_MODE: z.enum(['calibrated', 'membrane']).default('calibrated'),

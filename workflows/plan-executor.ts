@@ -26,7 +26,9 @@ import {
   statusQuery,
   type NodeActivityInput,
   type NodeActivityResult,
+  isPartitionedRun,
   type NodeError,
+  type PartitionedRunInput,
   type PlanRunInput,
   type RunState,
   type RunStatus,
@@ -37,6 +39,7 @@ import { compositeRunner, prepareComposites } from './composite-nodes';
 import type { CompositeResult } from './map-node';
 import { describeFailure } from './node-failure';
 import { activityOptions, localActivityOptions } from './node-options';
+import { partitionedRun } from './partitioned-run';
 import { PlanRun } from './plan-run';
 
 type RunActivities = ReturnType<typeof createRunActivities>;
@@ -79,8 +82,9 @@ const PATCHES = {
   resume: 'executor-resume',
 } as const;
 
-/** Runs a plan graph snapshot; returns every node's state and output. */
-export async function planExecutorWorkflow(input: PlanRunInput): Promise<RunStatus> {
+/** Runs a plan graph snapshot; returns every node's state and output. Large plans run partitioned. */
+export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunInput): Promise<RunStatus> {
+  if (isPartitionedRun(input)) return partitionedRun(input);
   const info = workflowInfo();
   const startedAt = info.runStartTime.toISOString();
   const payload = input.plan.payload;

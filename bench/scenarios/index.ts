@@ -8,6 +8,7 @@ import { mapVsFan } from './map-vs-fan';
 import { interpretationOverhead } from './interpretation-overhead';
 import { metricsContention } from './metrics-contention';
 import { parallelEfficiency } from './parallel-efficiency';
+import { partitionedSize } from './partitioned-size';
 import { planSize } from './plan-size';
 import { retrieval } from './retrieval';
 import { selection } from './selection';
@@ -25,5 +26,6 @@ export const SCENARIOS: readonly Scenario[] = [
   metricsContention,
   planSize,
   mapVsFan,
+  partitionedSize,
   consoleLayout,
 ];

@@ -8,6 +8,7 @@ import { localExecutionProblems } from './node-execution';
 import { BUILTIN_EXECUTOR_OPS } from './approvals';
 import { approvalIssues } from './approval-validation';
 import { checkForEach } from './map-node';
+import { MinHeap } from './min-heap';
 import { collectTemplateRefs, parseRef } from './refs';
 import { isSubPlanNode, subPlanNodeProblem } from './sub-plan';
 
@@ -51,12 +52,23 @@ export function indexGraph(nodes: ReadonlyArray<{ id: string }>, edges: readonly
   const nodeIds = [...new Set(nodes.map((n) => n.id))].sort();
   const preds = new Map(nodeIds.map((id) => [id, { data: [] as string[], control: [] as string[] }]));
   const succs = new Map(nodeIds.map((id) => [id, [] as string[]]));
+  // Sets keep de-duplication linear: a fan of 50,000 has one node with 50,000 edges.
+  const seenPred = new Set<string>();
+  const seenSucc = new Set<string>();
   for (const e of edges) {
     const p = preds.get(e.to);
     const s = succs.get(e.from);
     if (!p || !s || e.from === e.to) continue;
-    if (!p[e.kind].includes(e.from)) p[e.kind].push(e.from);
-    if (!s.includes(e.to)) s.push(e.to);
+    const predKey = `${e.kind}\u0000${e.to}\u0000${e.from}`;
+    if (!seenPred.has(predKey)) {
+      seenPred.add(predKey);
+      p[e.kind].push(e.from);
+    }
+    const succKey = `${e.from}\u0000${e.to}`;
+    if (!seenSucc.has(succKey)) {
+      seenSucc.add(succKey);
+      s.push(e.to);
+    }
   }
   for (const p of preds.values()) {
     p.data.sort();
@@ -73,11 +85,12 @@ export function topologicalOrder(index: GraphIndex): string[] | null {
     const p = index.preds.get(id)!;
     indegree.set(id, new Set([...p.data, ...p.control]).size);
   }
-  const ready = index.nodeIds.filter((id) => indegree.get(id) === 0);
+  // A min-heap of ready ids: the same order as sorting the ready list each step, in n log n.
+  const ready = new MinHeap();
+  for (const id of index.nodeIds) if (indegree.get(id) === 0) ready.push(id);
   const order: string[] = [];
-  while (ready.length > 0) {
-    ready.sort();
-    const id = ready.shift()!;
+  while (ready.size > 0) {
+    const id = ready.pop();
     order.push(id);
     for (const next of index.succs.get(id) ?? []) {
       const d = indegree.get(next)! - 1;

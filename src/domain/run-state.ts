@@ -34,6 +34,10 @@ export const NODE_ERROR_TYPES = {
   /** Map items failed under failure_policy continue: the error lists their indexes. */
   mapItemsFailed: 'map_items_failed',
   ...SUB_PLAN_ERROR_TYPES,
+  /** A partitioned run found its stored plan revised (it reads the plan by reference). */
+  planRevised: 'plan_revised',
+  /** A partitioned run's carried state outgrew Temporal's payload limit. */
+  carriedStateTooLarge: 'carried_state_too_large',
 } as const;
 
 /** The plan a run is pinned to: later edits of the stored record never reach it. */
@@ -62,6 +66,50 @@ export interface ResumeFrom {
   /** Node id → the output (and attempts) it had in the old run. */
   reused: Record<string, { output: unknown; attempts: number }>;
 }
+
+/**
+ * The input of a partitioned run (docs/execution.md#plans-of-any-size): the plan by reference,
+ * since a plan of 50,000 nodes does not fit a Temporal payload; each partition loads its slice.
+ * `carried` is absent in the first run and set by every continue-as-new.
+ */
+export interface PartitionedRunInput {
+  partitioned: {
+    plan_record_id: string;
+    plan_revision: number;
+    plan_id: string;
+    intent: string;
+    node_count: number;
+    partition_size: number;
+    constraints: PlanGraphPayload['constraints'];
+  };
+  inputs: Record<string, unknown>;
+  trust?: TrustContext;
+  task_descriptor?: string;
+  carried?: CarriedRunState;
+}
+
+/** What one partition hands the next through continue-as-new. */
+export interface CarriedRunState {
+  /** The partition this run executes. */
+  partition: number;
+  started_at: string;
+  /** The first run's id: the plan_runs row and the metrics belong to it. */
+  first_run_id: string;
+  /** When `constraints.timeout` runs out (ms since the epoch), if it is set. */
+  deadline_ms?: number;
+  /** One state code per node, in the plan's topological order (src/domain/partitioning.ts). */
+  states: string;
+  /** Outputs later partitions still read, by node id. */
+  outputs: Record<string, unknown>;
+  /** Details of the first failed nodes (capped), for the result. */
+  failures: NodeStatus[];
+  /** Failed nodes without continue_on_error, in all, and the ids of the first of them. */
+  blocking_failures: number;
+  blocking_ids: string[];
+  local_ops: string[];
+}
+
+export const isPartitionedRun = (input: PlanRunInput | PartitionedRunInput): input is PartitionedRunInput => 'partitioned' in input;
 
 /** What one node's activity receives: its resolved params and its data predecessors' outputs. */
 export interface NodeActivityInput {
@@ -105,6 +153,16 @@ export const nodeStatusSchema = z.object({
 });
 export type NodeStatus = z.infer<typeof nodeStatusSchema>;
 
+export const partitionedStatusSchema = z.object({
+  partition: z.number(),
+  partitions: z.number(),
+  partition_size: z.number(),
+  node_count: z.number(),
+  counts: z.record(z.string(), z.number()),
+  /** One code per node in the plan's topological order: p r s f k c, and t for a tolerated failure. */
+  node_states: z.string(),
+});
+
 /**
  * The `status` query's answer, and (when terminal) the workflow result: declared once here, so
  * the executor, the API's run view and the client cannot drift apart.
@@ -126,6 +184,11 @@ export const runStatusSchema = z.object({
   approvals: z.array(approvalDecisionSchema).optional(),
   /** The workflow id of the run this one resumes. */
   resumed_from: z.string().optional(),
+  /**
+   * Set for a partitioned run: `nodes` then holds the current (or last) partition's nodes and
+   * the first failures; every node's state is one character of `node_states`.
+   */
+  partitioned: partitionedStatusSchema.optional(),
 });
 export type RunStatus = z.infer<typeof runStatusSchema>;
 

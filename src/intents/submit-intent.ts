@@ -138,6 +138,8 @@ export function createIntentService(deps: IntentServiceDeps) {
         knownOps: deps.knownOps,
         records: deps.records,
         inputLimitBytes: config.RUN_INPUT_LIMIT_BYTES,
+        partitionNodes: config.PLAN_PARTITION_NODES,
+        outputLimitBytes: config.NODE_OUTPUT_LIMIT_BYTES,
         // Never a second run under an idempotent id, even after the first one closed.
         idPolicy: workflowId ? { workflowIdReusePolicy: 'REJECT_DUPLICATE', workflowIdConflictPolicy: 'FAIL' } : undefined,
         memo: { selected_by: choice.selected_by, selection: choice.selection },

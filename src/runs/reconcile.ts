@@ -51,14 +51,17 @@ type RunsPort = Pick<RunStore, 'openRuns' | 'closeRun'>;
 /** Closes one open row if its workflow has closed; says what it found. */
 async function reconcileRun(client: Client, runs: RunsPort, row: OpenRun): Promise<keyof Omit<ReconcileReport, 'checked'> | 'unchanged'> {
   let description;
+  let startTime;
   try {
     description = await client.workflow.getHandle(row.workflow_id, row.run_id).describe();
+    startTime = description.startTime;
+    // A partitioned run continues as new per partition: its outcome is the latest run's.
+    if (description.status.name === 'CONTINUED_AS_NEW') description = await client.workflow.getHandle(row.workflow_id).describe();
   } catch (err) {
     return err instanceof WorkflowNotFoundError ? 'missing' : 'errors';
   }
   const closeTime = description.closeTime;
   if (description.status.name === 'RUNNING' || !closeTime) return 'running';
-  const startTime = description.startTime;
   const counted = await runs.closeRun({
     plan_record_id: row.plan_id,
     plan_revision: row.plan_revision,

@@ -93,6 +93,8 @@ export async function runPlan(deps: RunPlanDeps, request: RunPlanRequest): Promi
     knownOps,
     records: deps.records,
     inputLimitBytes: deps.config.RUN_INPUT_LIMIT_BYTES,
+    partitionNodes: deps.config.PLAN_PARTITION_NODES,
+    outputLimitBytes: deps.config.NODE_OUTPUT_LIMIT_BYTES,
   });
   return { record, stored, handle };
 }

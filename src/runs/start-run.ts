@@ -5,15 +5,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Client, WorkflowHandleWithFirstExecutionRunId, WorkflowStartOptions } from '@temporalio/client';
 import { inputProblems } from './run-inputs';
-import { DEFAULT_RUN_INPUT_LIMIT_BYTES } from '../config';
+import { DEFAULT_NODE_OUTPUT_LIMIT_BYTES, DEFAULT_RUN_INPUT_LIMIT_BYTES } from '../config';
 import { formatPath, validatePlanGraph } from '../domain/graph';
 import { jsonProblem } from '../domain/json-limits';
 import type { MemoryRecord, PlanGraphPayload, TrustContext } from '../domain/records';
-import type { ResumeFrom } from '../domain/run-state';
+import type { PartitionedRunInput, PlanRunInput, ResumeFrom } from '../domain/run-state';
 import type { planExecutorWorkflow } from '../../workflows/plan-executor';
 import { DomainError, type ErrorCode } from '../domain/errors';
 import { subPlanTargets, walkSubPlans, SUB_PLAN_ERROR_TYPES } from '../domain/sub-plan';
 import type { RecordStore } from '../store/records';
+import { analysePlan, carriedStateBound, CARRIED_STATE_LIMIT_BYTES, DEFAULT_PARTITION_NODES, needsOneHistory } from '../domain/partitioning';
 
 import { PLAN_ID_ATTRIBUTE, PLAN_INTENT_ATTRIBUTE } from '../domain/run-state';
 
@@ -43,6 +44,10 @@ export interface StartRunOptions {
    * from or not runnable by the caller (the run checks again when it starts, and pins them).
    */
   records?: Pick<RecordStore, 'get'>;
+  /** Plans with more nodes run partitioned, in partitions of this many nodes (PLAN_PARTITION_NODES). */
+  partitionNodes?: number;
+  /** NODE_OUTPUT_LIMIT_BYTES: bounds each output a partitioned run may carry. */
+  outputLimitBytes?: number;
 }
 
 /** How a refused sub-plan is reported to the caller who tried to start the run. */
@@ -81,6 +86,31 @@ function assertInputsFit(inputs: Record<string, unknown>, limitBytes: number): v
   }
 }
 
+/**
+ * The reference a partitioned run starts from; refuses, before anything starts, a plan whose
+ * outputs carried between partitions could outgrow Temporal's payload limit.
+ */
+function partitionedSpec(record: MemoryRecord, payload: PlanGraphPayload, size: number, outputLimitBytes: number, inputs: Record<string, unknown>): PartitionedRunInput['partitioned'] {
+  const bound = carriedStateBound(analysePlan(payload, size), outputLimitBytes, Buffer.byteLength(JSON.stringify(inputs)));
+  if (bound.bytes > CARRIED_STATE_LIMIT_BYTES) {
+    throw new DomainError(
+      'invalid_plan',
+      `plan ${record.id} is too large to carry between partitions: up to ${bound.outputs} node outputs of up to ${outputLimitBytes} bytes each ` +
+        `(NODE_OUTPUT_LIMIT_BYTES) are read across one partition boundary, with the run inputs up to ${bound.bytes} bytes; the limit is ${CARRIED_STATE_LIMIT_BYTES}`,
+      { field: 'plan', carried_outputs: bound.outputs, carried_bytes_bound: bound.bytes, limit_bytes: CARRIED_STATE_LIMIT_BYTES, partition_nodes: size },
+    );
+  }
+  return {
+    plan_record_id: record.id,
+    plan_revision: record.revision,
+    plan_id: payload.plan_id,
+    intent: payload.intent,
+    node_count: payload.nodes.length,
+    partition_size: size,
+    constraints: payload.constraints,
+  };
+}
+
 /** Validates a stored plan and its inputs, then starts the executor workflow. */
 export async function startPlanRun(options: StartRunOptions): Promise<WorkflowHandleWithFirstExecutionRunId<typeof planExecutorWorkflow>> {
   const { record } = options;
@@ -103,18 +133,16 @@ export async function startPlanRun(options: StartRunOptions): Promise<WorkflowHa
     if (!walk.ok) throw new DomainError(SUB_PLAN_REFUSALS[walk.type] ?? 'invalid_plan', walk.message, { type: walk.type });
   }
 
+  const partitionNodes = options.partitionNodes ?? DEFAULT_PARTITION_NODES;
+  const common = { inputs, trust: options.trust, task_descriptor: options.taskDescriptor };
+  const input: PlanRunInput | PartitionedRunInput =
+    payload.nodes.length > partitionNodes && !options.resume && !needsOneHistory(payload)
+      ? { ...common, partitioned: partitionedSpec(record, payload, partitionNodes, options.outputLimitBytes ?? DEFAULT_NODE_OUTPUT_LIMIT_BYTES, inputs) }
+      : { ...common, plan: { record_id: record.id, revision: record.revision, payload }, ...(options.resume ? { resume: options.resume } : {}) };
   return options.client.workflow.start('planExecutorWorkflow', {
     taskQueue: options.taskQueue,
     workflowId: options.workflowId ?? runWorkflowId(payload),
-    args: [
-      {
-        plan: { record_id: record.id, revision: record.revision, payload },
-        inputs,
-        trust: options.trust,
-        task_descriptor: options.taskDescriptor,
-        ...(options.resume ? { resume: options.resume } : {}),
-      },
-    ],
+    args: [input],
     typedSearchAttributes: [
       { key: PLAN_ID_ATTRIBUTE, value: record.id },
       { key: PLAN_INTENT_ATTRIBUTE, value: payload.intent },

@@ -37,7 +37,7 @@ export interface WorkerDeps {
 export function createActivities(deps: Pick<WorkerDeps, 'config' | 'db' | 'registry'>) {
   return {
     ...createOpActivities(deps.registry, { outputLimitBytes: deps.config.NODE_OUTPUT_LIMIT_BYTES }),
-    ...createRunActivities({ runs: createRunStore(deps.db), registry: deps.registry }),
+    ...createRunActivities({ runs: createRunStore(deps.db), registry: deps.registry, records: createRecordStore(deps.db) }),
     ...createConsolidationActivities({ db: deps.db, embedder: createEmbedder(deps.config), generalise: deps.config.CONSOLIDATION_GENERALISE }),
     ...createReconcileActivities({ runs: createRunStore(deps.db) }),
     ...createSubPlanActivities({ records: createRecordStore(deps.db) }),

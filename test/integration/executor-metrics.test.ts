@@ -8,6 +8,7 @@ import { createRunActivities } from '../../activities/run-activities';
 import type { RunOutcome } from '../../src/domain/run-state';
 import { startPlanRun } from '../../src/runs/start-run';
 import { createRunStore } from '../../src/store/plan-runs';
+import { createRecordStore } from '../../src/store/records';
 import { loadOpRegistry } from '../../src/ops/registry';
 import { createActivities, createWorker } from '../../src/temporal/worker';
 import { metricsOf, runRows, settle } from './executor-helpers';
@@ -34,7 +35,7 @@ const outcome = (planId: string, status: RunOutcome['status'], latency = 100): R
 describe('the run-outcome activity', () => {
   it('counts a run once however often it is retried after its commit', async () => {
     const record = await storePlan(ctx.db, { nodes: [{ id: 'a', op: 'noop' }], intent: uid('intent') });
-    const activities = createRunActivities({ runs: createRunStore(ctx.db), registry: new Map() });
+    const activities = createRunActivities({ runs: createRunStore(ctx.db), registry: new Map(), records: createRecordStore(ctx.db) });
     const o = outcome(record.id, 'failed', 250);
     expect(await activities.recordRunOutcome(o)).toEqual({ counted: true });
     expect(await activities.recordRunOutcome(o)).toEqual({ counted: false });

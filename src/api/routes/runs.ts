@@ -17,7 +17,7 @@ export const runParamsSchema = z.object({ workflow_id: z.string().min(1).max(1_0
 export function runRoutes(services: Services) {
   const { viewer } = createIntentComponents(services);
   const lister = createRunLister(services.db);
-  const nodes = createRunNodeReader({ client: services.temporal.client, viewer });
+  const nodes = createRunNodeReader({ client: services.temporal.client, viewer, records: services.records });
   return [
     defineRoute({
       method: 'GET',

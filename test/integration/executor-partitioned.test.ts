@@ -1,0 +1,174 @@
+/**
+ * Partitioned runs on a real Temporal dev server and Postgres, with partitions of a few nodes so
+ * each run crosses several continue-as-new boundaries quickly: every node accounted for, data
+ * passed across boundaries, failure and cancellation across partitions, metrics counted once.
+ */
+import type { WorkflowHandle } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DomainError } from '../../src/domain/errors';
+import { statusQuery, type RunStatus } from '../../src/domain/run-state';
+import { createRunNodeReader } from '../../src/intents/run-node';
+import { createRunViewer } from '../../src/intents/run-view';
+import { reconcileOpenRuns } from '../../src/runs/reconcile';
+import { startPlanRun } from '../../src/runs/start-run';
+import { createRunStore } from '../../src/store/plan-runs';
+import { createRecordStore } from '../../src/store/records';
+import { failureType, metricsOf, runRows, settle, until } from './executor-helpers';
+import { createTestContext, startFileWorker, uid, type TestContext } from './harness';
+import { storePlan, type PlanSpec } from './plans';
+
+let ctx: TestContext;
+let stopWorker: (() => Promise<void>) | undefined;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  stopWorker = await startFileWorker(ctx);
+});
+afterAll(async () => {
+  await stopWorker?.();
+  await ctx?.close();
+});
+
+const PARTITION = 4;
+const data = (from: string, to: string) => ({ from, to, kind: 'data' as const });
+const control = (from: string, to: string) => ({ from, to, kind: 'control' as const });
+const id = (p: string, i: number) => `${p}${String(i).padStart(2, '0')}`;
+
+async function start(spec: PlanSpec) {
+  const record = await storePlan(ctx.db, { intent: uid('partitioned'), ...spec });
+  const handle = await startPlanRun({ client: ctx.client, taskQueue: ctx.taskQueue, record, partitionNodes: PARTITION });
+  return { record, handle };
+}
+async function runPlan(spec: PlanSpec) {
+  const started = await start(spec);
+  return { ...started, ...(await settle(started.handle)) };
+}
+
+/** n nodes adding 1 to their predecessor's sum: the last one's sum proves every hop carried its output. */
+function addChain(n: number): PlanSpec {
+  const nodes = Array.from({ length: n }, (_, i) => ({ id: id('n', i), op: 'add', params: i === 0 ? { a: 0, b: 1 } : { a: `{{nodes.${id('n', i - 1)}.output.sum}}`, b: 1 } }));
+  return { nodes, edges: nodes.slice(1).map((node, i) => data(nodes[i]!.id, node.id)) };
+}
+
+/** The workflow's runs, first to last, and the activity ids each one scheduled. */
+async function runsOf(handle: WorkflowHandle) {
+  const runs: Array<{ status: string; activities: string[] }> = [];
+  for await (const w of ctx.client.workflow.list({ query: `WorkflowId = '${handle.workflowId}'` })) {
+    const history = await ctx.client.workflow.getHandle(handle.workflowId, w.runId).fetchHistory();
+    const activities = (history.events ?? []).flatMap((e) => (e.activityTaskScheduledEventAttributes?.activityId ? [e.activityTaskScheduledEventAttributes.activityId] : []));
+    runs.push({ status: w.status.name, activities });
+  }
+  return runs.reverse();
+}
+
+const countsOf = (status: RunStatus) => status.partitioned?.counts;
+
+describe('partitioned runs', () => {
+  it('runs a chain across partitions: every node succeeds, outputs cross boundaries, node ids stay activity ids, counted once', async () => {
+    const { handle, status, error, record } = await runPlan(addChain(10));
+    expect(error).toBeUndefined();
+    expect(status.state).toBe('succeeded');
+    expect(status.partitioned).toMatchObject({ partitions: 3, partition_size: PARTITION, node_count: 10, node_states: 's'.repeat(10) });
+    expect(countsOf(status)).toMatchObject({ succeeded: 10, pending: 0 });
+    // The result details the last partition.
+    expect(status.nodes.map((n) => [n.id, n.output])).toEqual([
+      ['n08', { sum: 9 }],
+      ['n09', { sum: 10 }],
+    ]);
+    const runs = await runsOf(handle);
+    expect(runs.map((r) => r.status)).toEqual(['CONTINUED_AS_NEW', 'CONTINUED_AS_NEW', 'COMPLETED']);
+    expect(runs.flatMap((r) => r.activities)).toEqual(Array.from({ length: 10 }, (_, i) => id('n', i)));
+    expect(await runRows(ctx.db, record.id)).toEqual([expect.objectContaining({ status: 'succeeded', workflow_id: handle.workflowId })]);
+    expect((await metricsOf(ctx.db, record.id)).counters).toMatchObject({ successes: 1, failures: 0 });
+  });
+
+  it('runs a fan-out whose every branch reads the source across partitions', async () => {
+    const mids = Array.from({ length: 13 }, (_, i) => ({ id: id('m', i), op: 'add', params: { a: '{{nodes.a.output.sum}}', b: i } }));
+    const { status } = await runPlan({
+      nodes: [{ id: 'a', op: 'add', params: { a: 100, b: 0 } }, ...mids, { id: 'z', op: 'noop' }],
+      edges: mids.flatMap((m) => [data('a', m.id), control(m.id, 'z')]),
+    });
+    expect(status.state).toBe('succeeded');
+    expect(status.partitioned).toMatchObject({ partitions: 4, node_states: 's'.repeat(15) });
+    expect(status.nodes.map((n) => [n.id, n.output])).toEqual([
+      ['m11', { sum: 111 }],
+      ['m12', { sum: 112 }],
+      ['z', null],
+    ]);
+  });
+
+  it('fails fast across partitions: later partitions never start, every node has a final state', async () => {
+    const spec = addChain(10);
+    spec.nodes[5] = { id: 'n05', op: 'fail', params: { type: 'upstream_down' } };
+    const { handle, status, error, record } = await runPlan(spec);
+    expect(failureType(error)).toBe('upstream_down');
+    expect(status.state).toBe('failed');
+    expect(status.partitioned?.node_states).toBe('sssssfcccc');
+    expect(status.nodes.find((n) => n.id === 'n05')).toMatchObject({ state: 'failed', error: { type: 'upstream_down' } });
+    expect((await runsOf(handle)).map((r) => r.status)).toEqual(['CONTINUED_AS_NEW', 'FAILED']);
+    expect((await metricsOf(ctx.db, record.id)).counters).toMatchObject({ successes: 0, failures: 1 });
+  });
+
+  it('with failure_policy continue, a failure in one partition skips its successors in later ones', async () => {
+    const mids = Array.from({ length: 6 }, (_, i) => ({ id: id('m', i), op: i === 1 ? 'fail' : 'noop', params: {} }));
+    const { status, error } = await runPlan({
+      constraints: { failure_policy: 'continue' },
+      nodes: [{ id: 'a', op: 'noop' }, ...mids, { id: 'z', op: 'noop' }, { id: 'zz', op: 'echo', params: {} }],
+      edges: [...mids.flatMap((m) => [control('a', m.id), control(m.id, 'z')]), data('m01', 'zz')],
+    });
+    expect(failureType(error)).toBe('plan_run_failed');
+    expect(status.error?.message).toBe('nodes failed: m01');
+    // a m00 m01 m02 | m03 m04 m05 z | zz: z (control) and zz (data) are skipped in later partitions.
+    expect(status.partitioned?.node_states).toBe('ssfssssk' + 'k');
+    // The result details the last partition and the failures.
+    expect(status.nodes.map((n) => n.id)).toEqual(['m01', 'zz']);
+    expect(status.nodes.find((n) => n.id === 'zz')).toMatchObject({ state: 'skipped', reason: 'data predecessor "m01" failed' });
+    expect(status.nodes.find((n) => n.id === 'm01')).toMatchObject({ state: 'failed' });
+  });
+
+  it('cancels a run in a later partition: running nodes cancelled, the rest too, counted once', async () => {
+    const nodes = Array.from({ length: 12 }, (_, i) => ({ id: id('s', i), op: 'sleep', params: { ms: 400 } }));
+    const { handle, record } = await start({ nodes, edges: nodes.slice(1).map((n, i) => control(nodes[i]!.id, n.id)) });
+    await until(() => handle.query(statusQuery), (s) => (s.partitioned?.partition ?? 0) >= 1 && s.nodes.some((n) => n.state === 'running'), 'a node of partition 2 running', 30_000);
+    // The first run has continued as new: the reconciler must follow it, not close the row.
+    await reconcileOpenRuns({ client: ctx.client, runs: createRunStore(ctx.db) });
+    expect((await runRows(ctx.db, record.id))[0]).toMatchObject({ status: 'running' });
+    await handle.cancel();
+    const { status } = await settle(handle);
+    expect(status.state).toBe('cancelled');
+    expect(countsOf(status)).toMatchObject({ pending: 0, running: 0 });
+    expect(status.partitioned?.node_states).toMatch(/^s{4,}c+$/);
+    expect((await runsOf(handle)).at(-1)?.status).toBe('CANCELLED');
+    expect((await runRows(ctx.db, record.id))[0]).toMatchObject({ status: 'cancelled' });
+    expect((await metricsOf(ctx.db, record.id)).execution_count).toBe(1);
+  });
+
+  it('shows a partitioned run through the run view and the node reader: compact status, any node by id', async () => {
+    const { handle } = await runPlan(addChain(10));
+    const records = createRecordStore(ctx.db);
+    const viewer = createRunViewer({ config: ctx.config, client: ctx.client, records, runs: createRunStore(ctx.db) });
+    const trust = { max_sensitivity: 'low' as const, authenticated: true };
+    const view = await viewer.view(handle.workflowId, trust);
+    expect(view.state).toBe('succeeded');
+    expect(view.record).toMatchObject({ status: 'succeeded' });
+    expect(view.result?.partitioned?.node_states).toBe('s'.repeat(10));
+    expect(view.result?.nodes).toHaveLength(2);
+    const reader = createRunNodeReader({ client: ctx.client, viewer, records });
+    // In the last partition: detailed, params resolved from its predecessor in the same partition.
+    expect(await reader.node(handle.workflowId, 'n09', trust)).toMatchObject({ state: 'succeeded', resolved_params: { a: 9, b: 1 } });
+    // In an earlier partition: its state from node_states, params as declared.
+    expect(await reader.node(handle.workflowId, 'n02', trust)).toMatchObject({ state: 'succeeded', op: 'add', resolved_params: null });
+  });
+
+  it('refuses, before start, a plan whose carried outputs could exceed the payload limit', async () => {
+    // Three outputs read across one boundary, each up to the 1 MB node output limit.
+    const record = await storePlan(ctx.db, {
+      nodes: [{ id: 'a', op: 'noop' }, { id: 'b', op: 'noop' }, { id: 'c', op: 'noop' }, { id: 'd', op: 'noop' }, { id: 'e', op: 'noop' }, { id: 'z', op: 'echo', params: {} }],
+      edges: [data('a', 'z'), data('b', 'z'), data('c', 'z')],
+    });
+    const attempt = startPlanRun({ client: ctx.client, taskQueue: ctx.taskQueue, record, partitionNodes: PARTITION });
+    await expect(attempt).rejects.toBeInstanceOf(DomainError);
+    await expect(attempt).rejects.toMatchObject({ code: 'invalid_plan', message: expect.stringMatching(/too large to carry between partitions: up to 3 node outputs/) });
+    expect(await runRows(ctx.db, record.id)).toEqual([]);
+  });
+});

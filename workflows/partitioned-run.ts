@@ -1,0 +1,241 @@
+/**
+ * A plan too large for one workflow history (docs/execution.md#plans-of-any-size): each Temporal
+ * run executes one partition of the plan's topological order and continues as new with every
+ * node's state (one character each) and the outputs later partitions still read. The workflow
+ * id, type, search attributes and memo stay; node ids stay the activity ids; the run is opened
+ * by the first partition and counted once, by the last.
+ */
+import {
+  ApplicationFailure,
+  CancellationScope,
+  condition,
+  continueAsNew,
+  isCancellation,
+  patched,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  sleep,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { createRunActivities } from '../activities/run-activities';
+import { durationMs, runsLocally } from '../src/domain/node-execution';
+import { CARRIED_STATE_LIMIT_BYTES, stateOfCode } from '../src/domain/partitioning';
+import type { PlanGraphPayload, PlanNode } from '../src/domain/records';
+import { resolveTemplates } from '../src/domain/refs';
+import {
+  NODE_ERROR_TYPES,
+  statusQuery,
+  type NodeActivityInput,
+  type NodeActivityResult,
+  type NodeError,
+  type PartitionedRunInput,
+  type RunState,
+  type RunStatus,
+} from '../src/domain/run-state';
+import { blockingFailureIds, foldPartition, initialCarried, partitionedStatus } from './carried-state';
+import { describeFailure } from './node-failure';
+import { activityOptions, localActivityOptions } from './node-options';
+import { PlanRun } from './plan-run';
+
+type RunActivities = ReturnType<typeof createRunActivities>;
+
+/** Marks histories of partitioned runs (docs/workflow-changes.md). */
+export const PARTITIONED_PATCH = 'executor-partitioned';
+
+const MAX_PARALLELISM_CAP = 1000;
+const NEVER_RETRIED = [NODE_ERROR_TYPES.invalidInputs, NODE_ERROR_TYPES.unknownOp, NODE_ERROR_TYPES.invalidPlan, NODE_ERROR_TYPES.planRevised];
+const { beginRun, loadPlanPartition } = proxyLocalActivities<RunActivities>({
+  startToCloseTimeout: '60s',
+  retry: { maximumAttempts: 5, nonRetryableErrorTypes: NEVER_RETRIED },
+});
+const { recordRunOutcome } = proxyLocalActivities<RunActivities>({
+  startToCloseTimeout: '30s',
+  localRetryThreshold: '5s',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
+});
+// Typed as the executor it continues: the same workflow type and input.
+const continueRun = (next: PartitionedRunInput) => continueAsNew<(input: PartitionedRunInput) => Promise<RunStatus>>(next);
+
+const now = () => new Date().toISOString();
+
+/** Runs one partition of a partitioned plan, then continues as new or finishes the run. */
+export async function partitionedRun(input: PartitionedRunInput): Promise<RunStatus> {
+  patched(PARTITIONED_PATCH);
+  const info = workflowInfo();
+  const spec = input.partitioned;
+  const timeout = spec.constraints.timeout;
+  const carried = input.carried ?? initialCarried(input, info.runStartTime, info.runId, timeout === undefined ? undefined : durationMs(timeout));
+  let slice: Awaited<ReturnType<RunActivities['loadPlanPartition']>> | undefined;
+  let run: PlanRun | undefined;
+  const outcome: { state: RunState; finished_at?: string; error?: NodeError } = { state: 'running' };
+  const partitionNodes = () => (slice && run ? slice.nodes.map((n) => ({ ...run!.status.get(n.id)! })) : []);
+  setHandler(statusQuery, () => partitionedStatus(input, carried, slice, partitionNodes(), outcome));
+
+  // Short local activities; a cancellation that arrives meanwhile is seen by the partition loop below.
+  slice = await CancellationScope.nonCancellable(() =>
+    loadPlanPartition({
+      plan_record_id: spec.plan_record_id,
+      plan_revision: spec.plan_revision,
+      node_count: spec.node_count,
+      partition_size: spec.partition_size,
+      partition: carried.partition,
+      states: carried.states,
+    }),
+  );
+  if (slice.begin) {
+    const begin = slice.begin;
+    const begun = await CancellationScope.nonCancellable(() => beginRun({
+      plan_record_id: spec.plan_record_id,
+      plan_revision: spec.plan_revision,
+      workflow_id: info.workflowId,
+      run_id: info.runId,
+      started_at: carried.started_at,
+      inputs_schema: begin.inputs_schema,
+      inputs: input.inputs,
+      ops: begin.ops,
+    }));
+    carried.local_ops = begun.local_ops;
+  }
+  const localOps = new Set(carried.local_ops);
+  run = new PlanRun({ nodes: [...slice.external.map((e) => e.node), ...slice.nodes], edges: slice.edges } as PlanGraphPayload, input.inputs);
+  for (const e of slice.external) run.finish(e.node.id, stateOfCode(e.code), carried.started_at, { output: carried.outputs[e.node.id] });
+  const partitionRun = run;
+
+  const failFast = (spec.constraints.failure_policy ?? 'fail_fast') === 'fail_fast';
+  const maxParallel = Math.min(spec.constraints.max_parallelism ?? MAX_PARALLELISM_CAP, MAX_PARALLELISM_CAP);
+  const nodeScopes = new Map<string, CancellationScope>();
+  let aborting: NodeError | undefined;
+  let cancelRequested = false;
+  const abort = (error: NodeError) => {
+    if (aborting) return;
+    aborting = error;
+    for (const scope of nodeScopes.values()) scope.cancel();
+  };
+  const stopReason = () => (aborting ? `run aborted: ${aborting.message}` : 'run cancelled');
+
+  const startNode = (node: PlanNode) => {
+    const local = runsLocally(node, localOps);
+    partitionRun.markRunning(node.id, now(), local ? 'local' : 'activity');
+    const activityInput: NodeActivityInput = {
+      node_id: node.id,
+      params: resolveTemplates(node.params, partitionRun.scopeFor(node.id), partitionRun.index.nodeIds) as Record<string, unknown>,
+      inputs: partitionRun.dataInputs(node.id),
+    };
+    const proxy = local ? proxyLocalActivities(localActivityOptions(node)) : proxyActivities(activityOptions(node));
+    const activity = proxy[node.op] as (i: NodeActivityInput) => Promise<NodeActivityResult>;
+    const scope = new CancellationScope();
+    nodeScopes.set(node.id, scope);
+    scope
+      .run(() => activity(activityInput))
+      .then(
+        (result) => partitionRun.finish(node.id, 'succeeded', now(), { output: result.output, attempts: result.attempt }),
+        (err: unknown) => {
+          if (isCancellation(err)) {
+            if (!aborting) cancelRequested = true;
+            partitionRun.finish(node.id, 'cancelled', now(), { reason: stopReason() });
+            return;
+          }
+          const { error, attempts } = describeFailure(err);
+          partitionRun.finish(node.id, 'failed', now(), { error, attempts });
+          if (failFast && !node.policy?.continue_on_error) abort({ type: error.type, message: `node "${node.id}" failed: ${error.message}` });
+        },
+      )
+      .finally(() => {
+        nodeScopes.delete(node.id);
+        pump();
+      });
+  };
+
+  const pump = () => {
+    while (partitionRun.hasReady()) {
+      if (aborting || cancelRequested) {
+        partitionRun.cancelPending(now(), stopReason());
+        return;
+      }
+      const decision = partitionRun.nextDecision();
+      if (!decision) return;
+      if (decision.kind === 'skip') {
+        partitionRun.finish(decision.node.id, 'skipped', now(), { reason: decision.reason });
+        continue;
+      }
+      if (partitionRun.running >= maxParallel) {
+        partitionRun.deferStart(decision.node.id);
+        return;
+      }
+      startNode(decision.node);
+    }
+  };
+
+  let cancelled: unknown;
+  try {
+    pump();
+    const allDone = condition(() => partitionRun.done || (aborting !== undefined && partitionRun.running === 0));
+    if (carried.deadline_ms === undefined) await allDone;
+    else {
+      const timer = new CancellationScope();
+      const left = Math.max(1, carried.deadline_ms - Date.now());
+      const timedOut = timer.run(() => sleep(left)).then(() => true, () => false);
+      const finishedInTime = await Promise.race([allDone.then(() => true), timedOut.then((t) => !t)]);
+      timer.cancel();
+      if (!finishedInTime) {
+        abort({ type: NODE_ERROR_TYPES.runTimeout, message: `run exceeded its timeout of ${String(timeout)}` });
+        await condition(() => partitionRun.running === 0);
+      }
+    }
+  } catch (err) {
+    if (!isCancellation(err)) throw err;
+    cancelled = err;
+    await CancellationScope.nonCancellable(() => condition(() => partitionRun.running === 0));
+  }
+
+  const ending = cancelled !== undefined || aborting !== undefined || carried.partition + 1 >= slice.partitions;
+  if (ending) partitionRun.cancelPending(now(), cancelled !== undefined ? 'run cancelled' : stopReason());
+  const next = foldPartition(carried, slice, partitionRun.status, ending);
+  if (!ending) {
+    const nextInput: PartitionedRunInput = { ...input, carried: next };
+    const size = JSON.stringify(nextInput).length;
+    // Checked before start from the output limit; this guards what that bound cannot see.
+    if (size <= CARRIED_STATE_LIMIT_BYTES) return continueRun(nextInput);
+    abort({ type: NODE_ERROR_TYPES.carriedStateTooLarge, message: `the state carried to partition ${next.partition + 1} is ${size} bytes; the limit is ${CARRIED_STATE_LIMIT_BYTES}` });
+    next.states = next.states.replaceAll('p', 'c');
+  }
+  return finish(input, next, partitionNodes(), cancelled, aborting);
+}
+
+/** Ends the run: its state, the outcome counted once, and the result or failure. */
+async function finish(
+  input: PartitionedRunInput,
+  carried: ReturnType<typeof foldPartition>,
+  lastNodes: RunStatus['nodes'],
+  cancelled: unknown,
+  aborting: NodeError | undefined,
+): Promise<RunStatus> {
+  const info = workflowInfo();
+  const finishedAt = now();
+  let state: Exclude<RunState, 'running'> = 'succeeded';
+  let error: NodeError | undefined;
+  if (cancelled !== undefined) [state, error] = ['cancelled', { type: 'cancelled', message: 'run cancelled' }];
+  else if (aborting) [state, error] = ['failed', aborting];
+  else if (carried.blocking_failures > 0) [state, error] = ['failed', { type: NODE_ERROR_TYPES.runFailed, message: `nodes failed: ${blockingFailureIds(carried)}` }];
+  const result = partitionedStatus(input, { ...carried, partition: carried.partition - 1 }, undefined, lastNodes, { state, finished_at: finishedAt, error });
+  setHandler(statusQuery, () => result);
+  await CancellationScope.nonCancellable(() =>
+    recordRunOutcome({
+      plan_record_id: input.partitioned.plan_record_id,
+      plan_revision: input.partitioned.plan_revision,
+      workflow_id: info.workflowId,
+      run_id: carried.first_run_id,
+      status: state,
+      started_at: carried.started_at,
+      finished_at: finishedAt,
+      latency_ms: result.latency_ms ?? 0,
+      error,
+    }),
+  );
+  if (cancelled) throw cancelled;
+  if (state === 'failed') {
+    throw ApplicationFailure.create({ type: error?.type ?? NODE_ERROR_TYPES.runFailed, message: error?.message ?? 'run failed', nonRetryable: true, details: [result] });
+  }
+  return result;
+}
