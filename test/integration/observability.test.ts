@@ -5,9 +5,9 @@
  * metrics endpoint then show plangraph's own series with samples. The traced workflow bundle also
  * replays every committed history: the interceptors add no workflow commands.
  */
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Resource } from '@opentelemetry/resources';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { makeWorkflowExporter } from '@temporalio/interceptors-opentelemetry';
@@ -15,7 +15,7 @@ import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/net';
 import { OTEL_WORKFLOW_INTERCEPTORS, WORKFLOWS_PATH } from '../../src/package-files';
-import { parseHistoryJson } from '../../src/replay/history-file';
+import { committedHistories } from './committed-histories';
 import { until } from './executor-helpers';
 import { spawnReady, type ChildHandle } from './fault-processes';
 import { createTestContext, TEST_OPS_MODULE, uid, type TestContext } from './harness';
@@ -168,16 +168,14 @@ describe("plangraph's own metrics", () => {
 
 describe('the traced workflow bundle', () => {
   it('replays every committed history', async () => {
-    const dir = resolve(import.meta.dirname, '../histories');
-    const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
-    const histories = files.map((file) => ({ workflowId: file, history: parseHistoryJson(readFileSync(join(dir, file), 'utf8'), file) }));
+    const histories = committedHistories();
     const exporter = makeWorkflowExporter(new SimpleSpanProcessor(new InMemorySpanExporter()), new Resource({}));
     const failures: string[] = [];
     for await (const result of Worker.runReplayHistories({ workflowBundle: { codePath: tracedBundle }, sinks: { exporter } }, histories)) {
       if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
     }
     expect(failures).toEqual([]);
-    expect(files.length).toBeGreaterThan(10);
+    expect(histories.length).toBeGreaterThan(10);
   });
 });
 

@@ -75,7 +75,7 @@ describe('partitioning a plan', () => {
     expect(codeOfState('failed', true)).toBe('t');
     expect(stateOfCode('t')).toBe('failed');
     expect(stateOfCode(STATE_CODES.skipped)).toBe('skipped');
-    expect(countStates('sstfkcp')).toEqual({ pending: 1, running: 0, succeeded: 2, failed: 2, skipped: 1, cancelled: 1 });
+    expect(countStates('sstfkcp')).toEqual({ pending: 1, running: 0, waiting: 0, succeeded: 2, failed: 2, skipped: 1, cancelled: 1 });
   });
 
   it('bounds the carried state by the output limit, the inputs and one byte per node', () => {

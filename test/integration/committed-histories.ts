@@ -1,0 +1,18 @@
+/** The histories committed in test/histories, each with the workflow id it was recorded under. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseHistoryJson } from '../../src/replay/history-file';
+
+export const HISTORIES_DIR = resolve(import.meta.dirname, '../histories');
+
+/** File names, sorted. */
+export const historyFiles = () => readdirSync(HISTORIES_DIR).filter((f) => f.endsWith('.json')).sort();
+
+/**
+ * scripts/record-histories.ts records scenario `x` under workflow id `history-x`; replays must use
+ * it, because child workflow ids (map chunks, sub-plans) derive from it.
+ */
+export const recordedId = (file: string) => `history-${file.replace(/\.json$/, '')}`;
+
+export const committedHistories = () =>
+  historyFiles().map((file) => ({ file, workflowId: recordedId(file), history: parseHistoryJson(readFileSync(join(HISTORIES_DIR, file), 'utf8'), file) }));
