@@ -4,24 +4,14 @@
  * validation still apply.
  */
 import type { WorkflowHandle } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/domain/errors';
 import { startPlanRun } from '../../src/runs/start-run';
 import { byId, failureType, metricsOf, runRows, settle } from './executor-helpers';
-import { createTestContext, startFileWorker, uid, type TestContext } from './harness';
+import { uid, useWorkerContext } from './harness';
 import { storePlan, type PlanSpec } from './plans';
 
-let ctx: TestContext;
-let stopWorker: (() => Promise<void>) | undefined;
-
-beforeAll(async () => {
-  ctx = await createTestContext();
-  stopWorker = await startFileWorker(ctx);
-});
-afterAll(async () => {
-  await stopWorker?.();
-  await ctx?.close();
-});
+const ctx = useWorkerContext();
 
 const data = (from: string, to: string) => ({ from, to, kind: 'data' as const });
 const store = (spec: PlanSpec) => storePlan(ctx.db, { intent: uid('local'), ...spec });

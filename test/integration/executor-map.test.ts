@@ -5,24 +5,14 @@
  */
 import type { WorkflowHandle } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { statusQuery } from '../../src/domain/run-state';
 import { startPlanRun } from '../../src/runs/start-run';
 import { byId, failureType, metricsOf, settle, until } from './executor-helpers';
-import { createTestContext, startFileWorker, uid, type TestContext } from './harness';
+import { uid, useWorkerContext } from './harness';
 import { storePlan, type PlanSpec } from './plans';
 
-let ctx: TestContext;
-let stopWorker: (() => Promise<void>) | undefined;
-
-beforeAll(async () => {
-  ctx = await createTestContext();
-  stopWorker = await startFileWorker(ctx);
-});
-afterAll(async () => {
-  await stopWorker?.();
-  await ctx?.close();
-});
+const ctx = useWorkerContext();
 
 const data = (from: string, to: string) => ({ from, to, kind: 'data' as const });
 async function start(spec: PlanSpec, inputs?: Record<string, unknown>) {

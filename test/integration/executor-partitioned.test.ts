@@ -4,7 +4,7 @@
  * passed across boundaries, failure and cancellation across partitions, metrics counted once.
  */
 import type { WorkflowHandle } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/domain/errors';
 import { statusQuery, type RunStatus } from '../../src/domain/run-state';
 import { createRunNodeReader } from '../../src/intents/run-node';
@@ -14,20 +14,10 @@ import { startPlanRun } from '../../src/runs/start-run';
 import { createRunStore } from '../../src/store/plan-runs';
 import { createRecordStore } from '../../src/store/records';
 import { failureType, metricsOf, runRows, settle, until } from './executor-helpers';
-import { createTestContext, startFileWorker, uid, type TestContext } from './harness';
+import { uid, useWorkerContext } from './harness';
 import { storePlan, type PlanSpec } from './plans';
 
-let ctx: TestContext;
-let stopWorker: (() => Promise<void>) | undefined;
-
-beforeAll(async () => {
-  ctx = await createTestContext();
-  stopWorker = await startFileWorker(ctx);
-});
-afterAll(async () => {
-  await stopWorker?.();
-  await ctx?.close();
-});
+const ctx = useWorkerContext();
 
 const PARTITION = 4;
 const data = (from: string, to: string) => ({ from, to, kind: 'data' as const });

@@ -5,26 +5,16 @@
  */
 import { sql } from 'drizzle-orm';
 import { DomainError } from '../../src/domain/errors';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Sensitivity, TrustContext } from '../../src/domain/records';
 import { PLAN_ID_ATTRIBUTE, startPlanRun } from '../../src/runs/start-run';
 import { createRecordStore } from '../../src/store/records';
 import { statusQuery } from '../../src/domain/run-state';
 import { byId, failureType, metricsOf, runRows, settle, until } from './executor-helpers';
-import { createTestContext, startFileWorker, uid, type TestContext } from './harness';
+import { uid, useWorkerContext } from './harness';
 import { storePlan, type PlanSpec } from './plans';
 
-let ctx: TestContext;
-let stopWorker: (() => Promise<void>) | undefined;
-
-beforeAll(async () => {
-  ctx = await createTestContext();
-  stopWorker = await startFileWorker(ctx);
-});
-afterAll(async () => {
-  await stopWorker?.();
-  await ctx?.close();
-});
+const ctx = useWorkerContext();
 
 const data = (from: string, to: string) => ({ from, to, kind: 'data' as const });
 const store = (spec: PlanSpec) => storePlan(ctx.db, { intent: uid('sub'), ...spec });

@@ -2,24 +2,14 @@
  * The executor on a real Temporal dev server and Postgres: graph shapes, scheduling, data,
  * guards, failure policies, retries, timeouts, cancellation and the status query.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { statusQuery } from '../../src/domain/run-state';
 import { PLAN_ID_ATTRIBUTE, PLAN_INTENT_ATTRIBUTE, startPlanRun } from '../../src/runs/start-run';
 import { byId, failureType, intervals, maxOverlap, metricsOf, runRows, settle, statesOf, until } from './executor-helpers';
-import { createTestContext, startFileWorker, uid, type TestContext } from './harness';
+import { uid, useWorkerContext } from './harness';
 import { chain, storePlan } from './plans';
 
-let ctx: TestContext;
-let stopWorker: (() => Promise<void>) | undefined;
-
-beforeAll(async () => {
-  ctx = await createTestContext();
-  stopWorker = await startFileWorker(ctx);
-});
-afterAll(async () => {
-  await stopWorker?.();
-  await ctx?.close();
-});
+const ctx = useWorkerContext();
 
 type PlanSpec = Parameters<typeof storePlan>[1];
 const start = (record: Awaited<ReturnType<typeof storePlan>>, inputs: Record<string, unknown> = {}, taskDescriptor?: string) =>

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, DefaultLogger } from '@temporalio/worker';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { loadConfig, type Config } from '../../src/config';
 import { createDb, type Db } from '../../src/db/client';
 import { loadOpRegistry } from '../../src/ops/registry';
@@ -95,4 +95,24 @@ export async function startFileWorker(ctx: TestContext): Promise<() => Promise<v
     stop();
     await done;
   };
+}
+
+/**
+ * A test context with one worker on its task queue for the whole test file (registers its own
+ * beforeAll/afterAll). The returned object is filled in beforeAll, so tests use it as usual.
+ */
+export function useWorkerContext(): TestContext {
+  const ctx = {} as TestContext;
+  let made: TestContext | undefined;
+  let stopWorker: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    made = await createTestContext();
+    Object.assign(ctx, made);
+    stopWorker = await startFileWorker(made);
+  });
+  afterAll(async () => {
+    await stopWorker?.();
+    await made?.close();
+  });
+  return ctx;
 }
