@@ -8,20 +8,17 @@
 import {
   ApplicationFailure,
   CancellationScope,
-  condition,
   continueAsNew,
-  isCancellation,
   patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
-  sleep,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { createRunActivities } from '../activities/run-activities';
 import { durationMs, runsLocally } from '../src/domain/node-execution';
 import { CARRIED_STATE_LIMIT_BYTES, stateOfCode } from '../src/domain/partitioning';
-import type { PlanGraphPayload, PlanNode } from '../src/domain/records';
+import type { PlanGraphPayload } from '../src/domain/records';
 import { resolveTemplates } from '../src/domain/refs';
 import {
   NODE_ERROR_TYPES,
@@ -34,7 +31,7 @@ import {
   type RunStatus,
 } from '../src/domain/run-state';
 import { blockingFailureIds, foldPartition, initialCarried, partitionedStatus } from './carried-state';
-import { describeFailure } from './node-failure';
+import { NodeScheduler } from './node-scheduler';
 import { activityOptions, localActivityOptions } from './node-options';
 import { PlanRun } from './plan-run';
 
@@ -104,103 +101,38 @@ export async function partitionedRun(input: PartitionedRunInput): Promise<RunSta
 
   const failFast = (spec.constraints.failure_policy ?? 'fail_fast') === 'fail_fast';
   const maxParallel = Math.min(spec.constraints.max_parallelism ?? MAX_PARALLELISM_CAP, MAX_PARALLELISM_CAP);
-  const nodeScopes = new Map<string, CancellationScope>();
-  let aborting: NodeError | undefined;
-  let cancelRequested = false;
-  const abort = (error: NodeError) => {
-    if (aborting) return;
-    aborting = error;
-    for (const scope of nodeScopes.values()) scope.cancel();
-  };
-  const stopReason = () => (aborting ? `run aborted: ${aborting.message}` : 'run cancelled');
+  const scheduler = new NodeScheduler({
+    run: partitionRun,
+    failFast,
+    maxParallel,
+    start: (node) => {
+      const local = runsLocally(node, localOps);
+      partitionRun.markRunning(node.id, now(), local ? 'local' : 'activity');
+      const activityInput: NodeActivityInput = {
+        node_id: node.id,
+        params: resolveTemplates(node.params, partitionRun.scopeFor(node.id), partitionRun.index.nodeIds) as Record<string, unknown>,
+        inputs: partitionRun.dataInputs(node.id),
+      };
+      const proxy = local ? proxyLocalActivities(localActivityOptions(node)) : proxyActivities(activityOptions(node));
+      const activity = proxy[node.op] as (i: NodeActivityInput) => Promise<NodeActivityResult>;
+      return () => activity(activityInput).then((r) => ({ output: r.output, attempts: r.attempt }));
+    },
+  });
+  const sleepFor = carried.deadline_ms === undefined ? undefined : Math.max(1, carried.deadline_ms - Date.now());
+  const cancelled = await scheduler.complete(sleepFor, String(timeout));
 
-  const startNode = (node: PlanNode) => {
-    const local = runsLocally(node, localOps);
-    partitionRun.markRunning(node.id, now(), local ? 'local' : 'activity');
-    const activityInput: NodeActivityInput = {
-      node_id: node.id,
-      params: resolveTemplates(node.params, partitionRun.scopeFor(node.id), partitionRun.index.nodeIds) as Record<string, unknown>,
-      inputs: partitionRun.dataInputs(node.id),
-    };
-    const proxy = local ? proxyLocalActivities(localActivityOptions(node)) : proxyActivities(activityOptions(node));
-    const activity = proxy[node.op] as (i: NodeActivityInput) => Promise<NodeActivityResult>;
-    const scope = new CancellationScope();
-    nodeScopes.set(node.id, scope);
-    scope
-      .run(() => activity(activityInput))
-      .then(
-        (result) => partitionRun.finish(node.id, 'succeeded', now(), { output: result.output, attempts: result.attempt }),
-        (err: unknown) => {
-          if (isCancellation(err)) {
-            if (!aborting) cancelRequested = true;
-            partitionRun.finish(node.id, 'cancelled', now(), { reason: stopReason() });
-            return;
-          }
-          const { error, attempts } = describeFailure(err);
-          partitionRun.finish(node.id, 'failed', now(), { error, attempts });
-          if (failFast && !node.policy?.continue_on_error) abort({ type: error.type, message: `node "${node.id}" failed: ${error.message}` });
-        },
-      )
-      .finally(() => {
-        nodeScopes.delete(node.id);
-        pump();
-      });
-  };
-
-  const pump = () => {
-    while (partitionRun.hasReady()) {
-      if (aborting || cancelRequested) {
-        partitionRun.cancelPending(now(), stopReason());
-        return;
-      }
-      const decision = partitionRun.nextDecision();
-      if (!decision) return;
-      if (decision.kind === 'skip') {
-        partitionRun.finish(decision.node.id, 'skipped', now(), { reason: decision.reason });
-        continue;
-      }
-      if (partitionRun.running >= maxParallel) {
-        partitionRun.deferStart(decision.node.id);
-        return;
-      }
-      startNode(decision.node);
-    }
-  };
-
-  let cancelled: unknown;
-  try {
-    pump();
-    const allDone = condition(() => partitionRun.done || (aborting !== undefined && partitionRun.running === 0));
-    if (carried.deadline_ms === undefined) await allDone;
-    else {
-      const timer = new CancellationScope();
-      const left = Math.max(1, carried.deadline_ms - Date.now());
-      const timedOut = timer.run(() => sleep(left)).then(() => true, () => false);
-      const finishedInTime = await Promise.race([allDone.then(() => true), timedOut.then((t) => !t)]);
-      timer.cancel();
-      if (!finishedInTime) {
-        abort({ type: NODE_ERROR_TYPES.runTimeout, message: `run exceeded its timeout of ${String(timeout)}` });
-        await condition(() => partitionRun.running === 0);
-      }
-    }
-  } catch (err) {
-    if (!isCancellation(err)) throw err;
-    cancelled = err;
-    await CancellationScope.nonCancellable(() => condition(() => partitionRun.running === 0));
-  }
-
-  const ending = cancelled !== undefined || aborting !== undefined || carried.partition + 1 >= slice.partitions;
-  if (ending) partitionRun.cancelPending(now(), cancelled !== undefined ? 'run cancelled' : stopReason());
+  const ending = cancelled !== undefined || scheduler.aborting !== undefined || carried.partition + 1 >= slice.partitions;
+  if (ending) partitionRun.cancelPending(now(), cancelled !== undefined ? 'run cancelled' : scheduler.stopReason());
   const next = foldPartition(carried, slice, partitionRun.status, ending);
   if (!ending) {
     const nextInput: PartitionedRunInput = { ...input, carried: next };
     const size = JSON.stringify(nextInput).length;
     // Checked before start from the output limit; this guards what that bound cannot see.
     if (size <= CARRIED_STATE_LIMIT_BYTES) return continueRun(nextInput);
-    abort({ type: NODE_ERROR_TYPES.carriedStateTooLarge, message: `the state carried to partition ${next.partition + 1} is ${size} bytes; the limit is ${CARRIED_STATE_LIMIT_BYTES}` });
+    scheduler.abort({ type: NODE_ERROR_TYPES.carriedStateTooLarge, message: `the state carried to partition ${next.partition + 1} is ${size} bytes; the limit is ${CARRIED_STATE_LIMIT_BYTES}` });
     next.states = next.states.replaceAll('p', 'c');
   }
-  return finish(input, next, partitionNodes(), cancelled, aborting);
+  return finish(input, next, partitionNodes(), cancelled, scheduler.aborting);
 }
 
 /** Ends the run: its state, the outcome counted once, and the result or failure. */

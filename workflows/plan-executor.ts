@@ -6,13 +6,11 @@
 import {
   ApplicationFailure,
   CancellationScope,
-  condition,
   isCancellation,
   patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
-  sleep,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { createRunActivities } from '../activities/run-activities';
@@ -38,6 +36,7 @@ import { ApprovalDesk } from './approvals';
 import { compositeRunner, prepareComposites } from './composite-nodes';
 import type { CompositeResult } from './map-node';
 import { describeFailure } from './node-failure';
+import { NodeScheduler } from './node-scheduler';
 import { activityOptions, localActivityOptions } from './node-options';
 import { partitionedRun } from './partitioned-run';
 import { PlanRun } from './plan-run';
@@ -139,21 +138,6 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
 
   const failFast = (payload.constraints.failure_policy ?? 'fail_fast') === 'fail_fast';
   const maxParallel = Math.min(payload.constraints.max_parallelism ?? MAX_PARALLELISM_CAP, MAX_PARALLELISM_CAP);
-  const nodeScopes = new Map<string, CancellationScope>();
-  let aborting: NodeError | undefined;
-  // Set when the run itself is cancelled, so nodes released afterwards are cancelled, not started.
-  let cancelRequested = false;
-
-  const abort = (error: NodeError) => {
-    if (aborting) return;
-    aborting = error;
-    for (const scope of nodeScopes.values()) scope.cancel();
-  };
-
-  const nodeFailed = (node: PlanNode, error: NodeError, attempts?: number, output?: unknown) => {
-    run.finish(node.id, 'failed', now(), { error, attempts, output });
-    if (failFast && !node.policy?.continue_on_error) abort({ type: error.type, message: `node "${node.id}" failed: ${error.message}` });
-  };
 
   /** An approval node: waits in the executor for a decision; no activity runs. */
   const startApproval = (node: PlanNode) => {
@@ -191,62 +175,21 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
     );
   };
 
-  const startNode = (node: PlanNode) => {
-    const execute = node.op === APPROVAL_OP && patched(PATCHES.approvals) ? startApproval(node) : startWork(node);
-    const scope = new CancellationScope();
-    nodeScopes.set(node.id, scope);
-    scope
-      .run(execute)
-      .then(
-        (result) =>
-          result.error
-            ? nodeFailed(node, result.error, result.attempts, result.output)
-            : run.finish(node.id, 'succeeded', now(), { output: result.output, attempts: result.attempts }),
-        (err: unknown) => {
-          if (isCancellation(err)) {
-            if (!aborting) cancelRequested = true;
-            run.finish(node.id, 'cancelled', now(), { reason: aborting ? `run aborted: ${aborting.message}` : 'run cancelled' });
-            return;
-          }
-          const { error, attempts } = describeFailure(err);
-          nodeFailed(node, error, attempts);
-        },
-      )
-      .finally(() => {
-        nodeScopes.delete(node.id);
-        pump();
-      });
-  };
+  const scheduler = new NodeScheduler({
+    run,
+    failFast,
+    maxParallel,
+    start: (node) => (node.op === APPROVAL_OP && patched(PATCHES.approvals) ? startApproval(node) : startWork(node)),
+    // A resumed run settles the nodes it reuses; own properties only: a node may be called "constructor".
+    settle: (node) => {
+      const reused = resume && Object.prototype.hasOwnProperty.call(resume.reused, node.id) ? resume.reused[node.id] : undefined;
+      if (reused) run.reuse(node.id, now(), reused.output, reused.attempts, resume!.workflow_id);
+      return reused !== undefined;
+    },
+  });
 
-  /** Starts or skips every ready node, in topological order, while slots are free. */
-  const pump = () => {
-    while (run.hasReady()) {
-      if (aborting || cancelRequested) {
-        run.cancelPending(now(), aborting ? `run aborted: ${aborting.message}` : 'run cancelled');
-        return;
-      }
-      const decision = run.nextDecision();
-      if (!decision) return;
-      if (decision.kind === 'skip') {
-        run.finish(decision.node.id, 'skipped', now(), { reason: decision.reason });
-        continue;
-      }
-      // Own properties only: a node may be called "constructor" or "__proto__".
-      const reused = resume && Object.prototype.hasOwnProperty.call(resume.reused, decision.node.id) ? resume.reused[decision.node.id] : undefined;
-      if (reused) {
-        run.reuse(decision.node.id, now(), reused.output, reused.attempts, resume!.workflow_id);
-        continue;
-      }
-      if (run.running >= maxParallel) {
-        run.deferStart(decision.node.id);
-        return;
-      }
-      startNode(decision.node);
-    }
-  };
-
-  let cancelled: unknown;
-  try {
+  const timeout = payload.constraints.timeout;
+  const cancelled = await scheduler.complete(timeout, String(timeout), async () => {
     // `requires_approval`: nothing starts until the gate is approved; a rejection or timeout fails the run.
     const gate = runGate(payload);
     if (gate && patched(PATCHES.runGate)) {
@@ -257,28 +200,10 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
           return describeFailure(err).error;
         },
       );
-      if (refused) abort(refused);
+      if (refused) scheduler.abort(refused);
     }
-    pump();
-    const timeout = payload.constraints.timeout;
-    const allDone = condition(() => run.done || (aborting !== undefined && run.running === 0));
-    if (timeout === undefined) await allDone;
-    else {
-      const timer = new CancellationScope();
-      const timedOut = timer.run(() => sleep(timeout)).then(() => true, () => false);
-      const finishedInTime = await Promise.race([allDone.then(() => true), timedOut.then((t) => !t)]);
-      timer.cancel();
-      if (!finishedInTime) {
-        abort({ type: NODE_ERROR_TYPES.runTimeout, message: `run exceeded its timeout of ${String(timeout)}` });
-        await condition(() => run.running === 0);
-      }
-    }
-  } catch (err) {
-    if (!isCancellation(err)) throw err;
-    cancelled = err;
-    // Wait (uncancellably) for the cancelled activities to settle so every node has a final state.
-    await CancellationScope.nonCancellable(() => condition(() => run.running === 0));
-  }
+  });
+  const aborting = scheduler.aborting;
 
   finishedAt = now();
   run.cancelPending(finishedAt, cancelled !== undefined ? 'run cancelled' : `run aborted: ${aborting?.message ?? ''}`);

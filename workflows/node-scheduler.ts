@@ -1,0 +1,133 @@
+/**
+ * The scheduling loop both executor paths share (a whole run, or one partition of a large one):
+ * ready nodes start in topological order while slots are free, a failure under fail_fast aborts
+ * the rest, and the run waits until every node is final or its timeout passes. The caller says
+ * how a node's work starts.
+ */
+import { CancellationScope, condition, isCancellation, sleep } from '@temporalio/workflow';
+import type { PlanNode } from '../src/domain/records';
+import { NODE_ERROR_TYPES, type NodeError } from '../src/domain/run-state';
+import type { CompositeResult } from './map-node';
+import { describeFailure } from './node-failure';
+import type { PlanRun } from './plan-run';
+
+const now = () => new Date().toISOString();
+
+/** A duration as Temporal timers take it: milliseconds or a string such as "5m". */
+type Duration = Parameters<typeof sleep>[0];
+
+export interface SchedulerOptions {
+  run: PlanRun;
+  failFast: boolean;
+  maxParallel: number;
+  /** Marks the node started and returns its work, which runs in the node's own cancellation scope. */
+  start(node: PlanNode): () => Promise<CompositeResult>;
+  /** Settles a ready node without running it (a resumed run's reused output); true when it did. */
+  settle?(node: PlanNode): boolean;
+}
+
+export class NodeScheduler {
+  private readonly scopes = new Map<string, CancellationScope>();
+  /** The error that stopped the run early (fail_fast, timeout, a refused gate). */
+  aborting: NodeError | undefined;
+  /** Set when the run itself is cancelled, so nodes released afterwards are cancelled, not started. */
+  private cancelRequested = false;
+
+  constructor(private readonly options: SchedulerOptions) {}
+
+  /** Why nodes that never started end cancelled. */
+  stopReason(): string {
+    return this.aborting ? `run aborted: ${this.aborting.message}` : 'run cancelled';
+  }
+
+  abort(error: NodeError): void {
+    if (this.aborting) return;
+    this.aborting = error;
+    for (const scope of this.scopes.values()) scope.cancel();
+  }
+
+  private failed(node: PlanNode, error: NodeError, attempts?: number, output?: unknown): void {
+    this.options.run.finish(node.id, 'failed', now(), { error, attempts, output });
+    if (this.options.failFast && !node.policy?.continue_on_error) this.abort({ type: error.type, message: `node "${node.id}" failed: ${error.message}` });
+  }
+
+  private startNode(node: PlanNode): void {
+    const { run } = this.options;
+    const work = this.options.start(node);
+    const scope = new CancellationScope();
+    this.scopes.set(node.id, scope);
+    scope
+      .run(work)
+      .then(
+        (result) =>
+          result.error ? this.failed(node, result.error, result.attempts, result.output) : run.finish(node.id, 'succeeded', now(), { output: result.output, attempts: result.attempts }),
+        (err: unknown) => {
+          if (isCancellation(err)) {
+            if (!this.aborting) this.cancelRequested = true;
+            run.finish(node.id, 'cancelled', now(), { reason: this.stopReason() });
+            return;
+          }
+          const { error, attempts } = describeFailure(err);
+          this.failed(node, error, attempts);
+        },
+      )
+      .finally(() => {
+        this.scopes.delete(node.id);
+        this.pump();
+      });
+  }
+
+  /** Starts or skips every ready node, in topological order, while slots are free. */
+  pump(): void {
+    const { run, maxParallel } = this.options;
+    while (run.hasReady()) {
+      if (this.aborting || this.cancelRequested) {
+        run.cancelPending(now(), this.stopReason());
+        return;
+      }
+      const decision = run.nextDecision();
+      if (!decision) return;
+      if (decision.kind === 'skip') {
+        run.finish(decision.node.id, 'skipped', now(), { reason: decision.reason });
+        continue;
+      }
+      if (this.options.settle?.(decision.node)) continue;
+      if (run.running >= maxParallel) {
+        run.deferStart(decision.node.id);
+        return;
+      }
+      this.startNode(decision.node);
+    }
+  }
+
+  /**
+   * Runs `first` (if any), then the nodes, until every node is final; past `timeout` (named
+   * `timeoutText` in the error) the run aborts with run_timeout. Returns the run's cancellation,
+   * once every node has settled, or undefined.
+   */
+  async complete(timeout: Duration | undefined, timeoutText: string, first?: () => Promise<void>): Promise<unknown> {
+    const { run } = this.options;
+    try {
+      await first?.();
+      this.pump();
+      const allDone = condition(() => run.done || (this.aborting !== undefined && run.running === 0));
+      if (timeout === undefined) await allDone;
+      else {
+        const timer = new CancellationScope();
+        const timedOut = timer.run(() => sleep(timeout)).then(() => true, () => false);
+        const finishedInTime = await Promise.race([allDone.then(() => true), timedOut.then((t) => !t)]);
+        timer.cancel();
+        if (!finishedInTime) {
+          this.abort({ type: NODE_ERROR_TYPES.runTimeout, message: `run exceeded its timeout of ${timeoutText}` });
+          await condition(() => run.running === 0);
+        }
+      }
+      return undefined;
+    } catch (err) {
+      if (!isCancellation(err)) throw err;
+      // Wait (uncancellably) for the cancelled nodes to settle so every node has a final state.
+      await CancellationScope.nonCancellable(() => condition(() => run.running === 0));
+      return err;
+    }
+  }
+}
