@@ -4,17 +4,31 @@
  * the rest, and the run waits until every node is final or its timeout passes. The caller says
  * how a node's work starts.
  */
-import { CancellationScope, condition, isCancellation, sleep } from '@temporalio/workflow';
+import { CancellationScope, condition, isCancellation, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { PlanNode } from '../src/domain/records';
-import { NODE_ERROR_TYPES, type NodeError } from '../src/domain/run-state';
+import { resolveTemplates } from '../src/domain/refs';
+import { NODE_ERROR_TYPES, type NodeActivityInput, type NodeActivityResult, type NodeError } from '../src/domain/run-state';
 import type { CompositeResult } from './map-node';
 import { describeFailure } from './node-failure';
+import { activityOptions, localActivityOptions } from './node-options';
 import type { PlanRun } from './plan-run';
 
 const now = () => new Date().toISOString();
 
 /** A duration as Temporal timers take it: milliseconds or a string such as "5m". */
 type Duration = Parameters<typeof sleep>[0];
+
+/** A node's work as one activity (or local activity) of its op, its params resolved now. */
+export function activityWork(run: PlanRun, node: PlanNode, local: boolean): () => Promise<CompositeResult> {
+  const activityInput: NodeActivityInput = {
+    node_id: node.id,
+    params: resolveTemplates(node.params, run.scopeFor(node.id), run.index.nodeIds) as Record<string, unknown>,
+    inputs: run.dataInputs(node.id),
+  };
+  const proxy = local ? proxyLocalActivities(localActivityOptions(node)) : proxyActivities(activityOptions(node));
+  const activity = proxy[node.op] as (i: NodeActivityInput) => Promise<NodeActivityResult>;
+  return () => activity(activityInput).then((r) => ({ output: r.output, attempts: r.attempt }));
+}
 
 export interface SchedulerOptions {
   run: PlanRun;

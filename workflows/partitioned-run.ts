@@ -10,7 +10,6 @@ import {
   CancellationScope,
   continueAsNew,
   patched,
-  proxyActivities,
   proxyLocalActivities,
   setHandler,
   workflowInfo,
@@ -19,20 +18,16 @@ import type { createRunActivities } from '../activities/run-activities';
 import { durationMs, runsLocally } from '../src/domain/node-execution';
 import { CARRIED_STATE_LIMIT_BYTES, stateOfCode } from '../src/domain/partitioning';
 import type { PlanGraphPayload } from '../src/domain/records';
-import { resolveTemplates } from '../src/domain/refs';
 import {
   NODE_ERROR_TYPES,
   statusQuery,
-  type NodeActivityInput,
-  type NodeActivityResult,
   type NodeError,
   type PartitionedRunInput,
   type RunState,
   type RunStatus,
 } from '../src/domain/run-state';
 import { blockingFailureIds, foldPartition, initialCarried, partitionedStatus } from './carried-state';
-import { NodeScheduler } from './node-scheduler';
-import { activityOptions, localActivityOptions } from './node-options';
+import { activityWork, NodeScheduler } from './node-scheduler';
 import { PlanRun } from './plan-run';
 
 type RunActivities = ReturnType<typeof createRunActivities>;
@@ -108,14 +103,7 @@ export async function partitionedRun(input: PartitionedRunInput): Promise<RunSta
     start: (node) => {
       const local = runsLocally(node, localOps);
       partitionRun.markRunning(node.id, now(), local ? 'local' : 'activity');
-      const activityInput: NodeActivityInput = {
-        node_id: node.id,
-        params: resolveTemplates(node.params, partitionRun.scopeFor(node.id), partitionRun.index.nodeIds) as Record<string, unknown>,
-        inputs: partitionRun.dataInputs(node.id),
-      };
-      const proxy = local ? proxyLocalActivities(localActivityOptions(node)) : proxyActivities(activityOptions(node));
-      const activity = proxy[node.op] as (i: NodeActivityInput) => Promise<NodeActivityResult>;
-      return () => activity(activityInput).then((r) => ({ output: r.output, attempts: r.attempt }));
+      return activityWork(partitionRun, node, local);
     },
   });
   const sleepFor = carried.deadline_ms === undefined ? undefined : Math.max(1, carried.deadline_ms - Date.now());

@@ -22,8 +22,6 @@ import { isSubPlanNode } from '../src/domain/sub-plan';
 import {
   NODE_ERROR_TYPES,
   statusQuery,
-  type NodeActivityInput,
-  type NodeActivityResult,
   isPartitionedRun,
   type NodeError,
   type PartitionedRunInput,
@@ -36,8 +34,7 @@ import { ApprovalDesk } from './approvals';
 import { compositeRunner, prepareComposites } from './composite-nodes';
 import type { CompositeResult } from './map-node';
 import { describeFailure } from './node-failure';
-import { NodeScheduler } from './node-scheduler';
-import { activityOptions, localActivityOptions } from './node-options';
+import { activityWork, NodeScheduler } from './node-scheduler';
 import { partitionedRun } from './partitioned-run';
 import { PlanRun } from './plan-run';
 
@@ -160,19 +157,7 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
       update: (fields) => Object.assign(run.status.get(node.id)!, fields),
     }));
     run.markRunning(node.id, now(), composite && isSubPlanNode(node) ? undefined : local ? 'local' : 'activity');
-    return (
-      composite ??
-      (() => {
-        const activityInput: NodeActivityInput = {
-          node_id: node.id,
-          params: resolveTemplates(node.params, run.scopeFor(node.id), run.index.nodeIds) as Record<string, unknown>,
-          inputs: run.dataInputs(node.id),
-        };
-        const proxy = local ? proxyLocalActivities(localActivityOptions(node)) : proxyActivities(activityOptions(node));
-        const activity = proxy[node.op] as (i: NodeActivityInput) => Promise<NodeActivityResult>;
-        return activity(activityInput).then((r): CompositeResult => ({ output: r.output, attempts: r.attempt }));
-      })
-    );
+    return composite ?? (() => activityWork(run, node, local)());
   };
 
   const scheduler = new NodeScheduler({
