@@ -75,8 +75,9 @@ export const mapVsFan: Scenario = {
     "plan's own workflow and of it plus its chunk child workflows (a map past 1,000 items runs its items in children of 1,000).",
   analysis:
     "A map keeps the plan's own history small whatever the number of items: its items run in chunk child workflows of 1,000, " +
-    'each well inside the 51,200-event limit, so a map of activities completes at sizes where a fan-out of activity nodes ' +
-    "outgrows one history. Chunks run one after another (together they respect the plan's max_parallelism), so a map pays one " +
+    'each well inside the 51,200-event limit. A fan-out of more than PLAN_PARTITION_NODES nodes runs partitioned instead ' +
+    '(continue-as-new per 2,000 nodes), so its "own" events are those of its last partition run, not of the whole run. ' +
+    "Chunks run one after another (together they respect the plan's max_parallelism), so a map pays one " +
     'child start and finish per 1,000 items on top of the items themselves.',
   async run(env, log) {
     const list = Array.from({ length: ITEMS }, (_, i) => i);
