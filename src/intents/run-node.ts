@@ -1,8 +1,10 @@
 /**
- * One node of a run as the run pinned it: its params as declared in the run's plan snapshot and
- * as resolved against the run's inputs and its predecessors' outputs, exactly as the executor
- * resolved them when it started the node. The run's input is read from the first event of its
- * history, so later revisions of the stored plan never change the answer.
+ * The nodes of a run as the run pinned them. One node: its params as declared in the run's plan
+ * snapshot and as resolved against the run's inputs and its predecessors' outputs, exactly as the
+ * executor resolved them when it started the node. Every node: id, op and state, a page at a
+ * time, in the executor's topological order, also for partitioned runs whose status details only
+ * one partition. The run's input is read from the first event of its history, so later revisions
+ * of the stored plan never change the answer.
  */
 import type { Client } from '@temporalio/client';
 import { z } from 'zod';
@@ -11,7 +13,7 @@ import { stateOfCode } from '../domain/partitioning';
 import { DomainError } from '../domain/errors';
 import type { PlanGraphPayload, TrustContext } from '../domain/records';
 import { resolveTemplates, type RefScope } from '../domain/refs';
-import { isPartitionedRun, type PartitionedRunInput, type PlanRunInput, type RunStatus } from '../domain/run-state';
+import { isPartitionedRun, NODE_STATES, type PartitionedRunInput, type PlanRunInput, type RunStatus } from '../domain/run-state';
 import type { RecordStore } from '../store/records';
 import type { RunViewer } from './run-view';
 
@@ -28,6 +30,27 @@ export const runNodeSchema = z.object({
   policy: z.record(z.string(), z.unknown()).nullable(),
 });
 export type RunNode = z.infer<typeof runNodeSchema>;
+
+export const runNodeListQuerySchema = z
+  .object({
+    /** Only nodes in this state. */
+    state: z.enum(NODE_STATES).optional(),
+    /** Nodes to skip, in topological order (after the state filter). */
+    offset: z.coerce.number().int().min(0).default(0),
+    limit: z.coerce.number().int().min(1).max(1_000).default(100),
+  })
+  .strict();
+export type RunNodeListQuery = z.input<typeof runNodeListQuerySchema>;
+
+export const runNodeListSchema = z.object({
+  workflow_id: z.string(),
+  /** Nodes of the plan, and of those the ones in the requested state. */
+  node_count: z.number(),
+  matching: z.number(),
+  offset: z.number(),
+  nodes: z.array(z.object({ node_id: z.string(), op: z.string(), state: z.string() })),
+});
+export type RunNodeList = z.infer<typeof runNodeListSchema>;
 
 const STARTED = new Set(['running', 'succeeded', 'failed']);
 
@@ -50,26 +73,42 @@ export function createRunNodeReader(deps: { client: Client; viewer: Pick<RunView
     return record.payload;
   }
 
-  /** A node's state in a partitioned run that does not detail it: its code in `node_states`, by topological position. */
-  function stateFromCodes(plan: PlanGraphPayload, status: RunStatus | undefined, nodeId: string): string | undefined {
+  /** Every node's state: detailed in the status, else (partitioned runs) its code in `node_states`, by topological position. */
+  function statesOf(plan: PlanGraphPayload, status: RunStatus | undefined): { order: string[]; state: (id: string, position: number) => string } {
+    const order = topologicalOrder(indexGraph(plan.nodes, plan.edges)) ?? plan.nodes.map((n) => n.id);
+    const detailed = new Map(status?.nodes.map((s) => [s.id, s.state]) ?? []);
     const codes = status?.partitioned?.node_states;
-    if (!codes) return undefined;
-    const position = topologicalOrder(indexGraph(plan.nodes, plan.edges))?.indexOf(nodeId) ?? -1;
-    return position < 0 ? undefined : stateOfCode(codes[position] ?? 'p');
+    return { order, state: (id, position) => detailed.get(id) ?? (codes ? stateOfCode(codes[position] ?? 'p') : 'pending') };
+  }
+
+  /** The run as its caller may see it: view, pinned input and plan. */
+  async function pinned(workflowId: string, trust: TrustContext) {
+    const view = await deps.viewer.view(workflowId, trust);
+    const input = await runInput(workflowId, view.run_id);
+    return { view, input, plan: await planOf(workflowId, input), status: view.status ?? view.result };
   }
 
   return {
+    /** Every node of a run, a page at a time: id, op and state, in topological order. */
+    async list(workflowId: string, query: RunNodeListQuery, trust: TrustContext): Promise<RunNodeList> {
+      const { state, offset, limit } = runNodeListQuerySchema.parse(query);
+      const { plan, status } = await pinned(workflowId, trust);
+      const ops = new Map(plan.nodes.map((n) => [n.id, n.op]));
+      const states = statesOf(plan, status);
+      const all = states.order.map((id, position) => ({ node_id: id, op: ops.get(id) ?? '', state: states.state(id, position) }));
+      const matching = state ? all.filter((n) => n.state === state) : all;
+      return { workflow_id: workflowId, node_count: all.length, matching: matching.length, offset, nodes: matching.slice(offset, offset + limit) };
+    },
+
     async node(workflowId: string, nodeId: string, trust: TrustContext): Promise<RunNode> {
-      const view = await deps.viewer.view(workflowId, trust);
-      const input = await runInput(workflowId, view.run_id);
+      const { input, plan: payload, status } = await pinned(workflowId, trust);
       const { inputs } = input;
-      const payload = await planOf(workflowId, input);
       const node = payload.nodes.find((n) => n.id === nodeId);
       if (!node) throw new DomainError('not_found', `run ${workflowId} has no node ${nodeId}`, { workflow_id: workflowId, node_id: nodeId });
-      const status = view.status ?? view.result;
       const statuses = new Map(status?.nodes.map((s) => [s.id, s]) ?? []);
       const detailed = statuses.get(nodeId);
-      const state = detailed?.state ?? stateFromCodes(payload, status, nodeId) ?? 'pending';
+      const states = statesOf(payload, status);
+      const state = detailed?.state ?? states.state(nodeId, states.order.indexOf(nodeId));
       let resolved: Record<string, unknown> | null = null;
       const index = indexGraph(payload.nodes, payload.edges);
       const preds = index.preds.get(nodeId) ?? { data: [], control: [] };

@@ -62,7 +62,7 @@ describe('GET /v1/runs', () => {
   });
 });
 
-describe('GET /v1/runs/:workflow_id/nodes/:node_id', () => {
+describe('GET /v1/runs/:workflow_id/nodes(/:node_id)', () => {
   it('answers the params as declared and as the executor resolved them; pending or hidden is honest', async () => {
     const plan = await storePlan(ctx.services.records, {
       intent: uid('resolve'),
@@ -90,6 +90,25 @@ describe('GET /v1/runs/:workflow_id/nodes/:node_id', () => {
     expect(errorOf(missing).message).toContain('no node zz');
     expect((await ctx.call('GET', `/v1/runs/${workflowId}/nodes/b`)).statusCode).toBe(404); // anonymous
     expect((await ctx.call('GET', `/v1/runs/${uid('nope')}/nodes/b`, undefined, lowKey)).statusCode).toBe(404);
+
+    // Every node, in topological order, filtered and paged; bad paging is a 400 naming the field.
+    const list = await ctx.call('GET', `/v1/runs/${workflowId}/nodes`, undefined, lowKey);
+    expect(list.statusCode, list.body).toBe(200);
+    expect(list.json()).toEqual({
+      workflow_id: workflowId, node_count: 4, matching: 4, offset: 0,
+      nodes: [
+        { node_id: 'a', op: 'echo', state: 'succeeded' }, { node_id: 'b', op: 'echo', state: 'succeeded' },
+        { node_id: 'c', op: 'fail', state: 'failed' }, { node_id: 'd', op: 'echo', state: 'skipped' },
+      ],
+    });
+    const failed = await ctx.call('GET', `/v1/runs/${workflowId}/nodes?state=failed&limit=1`, undefined, lowKey);
+    expect(failed.json()).toMatchObject({ matching: 1, nodes: [{ node_id: 'c' }] });
+    expect((await ctx.call('GET', `/v1/runs/${workflowId}/nodes?offset=3`, undefined, lowKey)).json()).toMatchObject({ offset: 3, nodes: [{ node_id: 'd' }] });
+    const bad = await ctx.call('GET', `/v1/runs/${workflowId}/nodes?limit=0&state=done`, undefined, lowKey);
+    expect(bad.statusCode).toBe(400);
+    expect(JSON.stringify(bad.json())).toMatch(/limit/);
+    expect(JSON.stringify(bad.json())).toMatch(/state/);
+    expect((await ctx.call('GET', `/v1/runs/${workflowId}/nodes`)).statusCode).toBe(404); // anonymous
   });
 });
 

@@ -53,6 +53,15 @@ async function runsOf(handle: WorkflowHandle) {
 
 const countsOf = (status: RunStatus) => status.partitioned?.counts;
 
+const TRUST = { max_sensitivity: 'low' as const, authenticated: true };
+
+/** The run viewer and node reader the API and CLI use. */
+function readers() {
+  const records = createRecordStore(ctx.db);
+  const viewer = createRunViewer({ config: ctx.config, client: ctx.client, records, runs: createRunStore(ctx.db) });
+  return { viewer, reader: createRunNodeReader({ client: ctx.client, viewer, records }) };
+}
+
 describe('partitioned runs', () => {
   it('runs a chain across partitions: every node succeeds, outputs cross boundaries, node ids stay activity ids, counted once', async () => {
     const { handle, status, error, record } = await runPlan(addChain(10));
@@ -101,7 +110,7 @@ describe('partitioned runs', () => {
 
   it('with failure_policy continue, a failure in one partition skips its successors in later ones', async () => {
     const mids = Array.from({ length: 6 }, (_, i) => ({ id: id('m', i), op: i === 1 ? 'fail' : 'noop', params: {} }));
-    const { status, error } = await runPlan({
+    const { status, error, handle } = await runPlan({
       constraints: { failure_policy: 'continue' },
       nodes: [{ id: 'a', op: 'noop' }, ...mids, { id: 'z', op: 'noop' }, { id: 'zz', op: 'echo', params: {} }],
       edges: [...mids.flatMap((m) => [control('a', m.id), control(m.id, 'z')]), data('m01', 'zz')],
@@ -114,6 +123,18 @@ describe('partitioned runs', () => {
     expect(status.nodes.map((n) => n.id)).toEqual(['m01', 'zz']);
     expect(status.nodes.find((n) => n.id === 'zz')).toMatchObject({ state: 'skipped', reason: 'data predecessor "m01" failed' });
     expect(status.nodes.find((n) => n.id === 'm01')).toMatchObject({ state: 'failed' });
+    // The node list names every node with its state, in topological order, paged and filtered.
+    const { reader } = readers();
+    const all = await reader.list(handle.workflowId, {}, TRUST);
+    expect(all).toMatchObject({ node_count: 9, matching: 9, offset: 0 });
+    expect(all.nodes.map((n) => `${n.node_id}:${n.state}`)).toEqual([
+      'a:succeeded', 'm00:succeeded', 'm01:failed', 'm02:succeeded', 'm03:succeeded', 'm04:succeeded', 'm05:succeeded', 'z:skipped', 'zz:skipped',
+    ]);
+    const skipped = await reader.list(handle.workflowId, { state: 'skipped' }, TRUST);
+    expect([skipped.matching, skipped.nodes.map((n) => n.node_id)]).toEqual([2, ['z', 'zz']]);
+    const page = await reader.list(handle.workflowId, { offset: 2, limit: 3 }, TRUST);
+    expect(page.nodes.map((n) => n.node_id)).toEqual(['m01', 'm02', 'm03']);
+    expect(page.nodes[0]).toEqual({ node_id: 'm01', op: 'fail', state: 'failed' });
   });
 
   it('cancels a run in a later partition: running nodes cancelled, the rest too, counted once', async () => {
@@ -135,19 +156,16 @@ describe('partitioned runs', () => {
 
   it('shows a partitioned run through the run view and the node reader: compact status, any node by id', async () => {
     const { handle } = await runPlan(addChain(10));
-    const records = createRecordStore(ctx.db);
-    const viewer = createRunViewer({ config: ctx.config, client: ctx.client, records, runs: createRunStore(ctx.db) });
-    const trust = { max_sensitivity: 'low' as const, authenticated: true };
-    const view = await viewer.view(handle.workflowId, trust);
+    const { viewer, reader } = readers();
+    const view = await viewer.view(handle.workflowId, TRUST);
     expect(view.state).toBe('succeeded');
     expect(view.record).toMatchObject({ status: 'succeeded' });
     expect(view.result?.partitioned?.node_states).toBe('s'.repeat(10));
     expect(view.result?.nodes).toHaveLength(2);
-    const reader = createRunNodeReader({ client: ctx.client, viewer, records });
     // In the last partition: detailed, params resolved from its predecessor in the same partition.
-    expect(await reader.node(handle.workflowId, 'n09', trust)).toMatchObject({ state: 'succeeded', resolved_params: { a: 9, b: 1 } });
+    expect(await reader.node(handle.workflowId, 'n09', TRUST)).toMatchObject({ state: 'succeeded', resolved_params: { a: 9, b: 1 } });
     // In an earlier partition: its state from node_states, params as declared.
-    expect(await reader.node(handle.workflowId, 'n02', trust)).toMatchObject({ state: 'succeeded', op: 'add', resolved_params: null });
+    expect(await reader.node(handle.workflowId, 'n02', TRUST)).toMatchObject({ state: 'succeeded', op: 'add', resolved_params: null });
   });
 
   it('refuses, before start, a plan whose carried outputs could exceed the payload limit', async () => {

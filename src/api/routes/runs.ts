@@ -1,11 +1,11 @@
-/** GET /v1/runs, GET /v1/runs/:workflow_id(/nodes/:node_id) and POST /v1/runs/:workflow_id/cancel: list, watch and stop plan runs. */
+/** GET /v1/runs, GET /v1/runs/:workflow_id(/nodes(/:node_id)) and POST /v1/runs/:workflow_id/cancel: list, watch and stop plan runs. */
 import { z } from 'zod';
 import { createIntentComponents } from '../../intents/wiring';
 import { cancelResponseSchema, runViewSchema } from '../../intents/schemas';
 import type { Services } from '../../services';
 import { effectiveTrust } from '../../domain/principal';
 import { createRunLister, listRunsQuerySchema, runListSchema } from '../../store/run-list';
-import { createRunNodeReader, runNodeSchema } from '../../intents/run-node';
+import { createRunNodeReader, runNodeListQuerySchema, runNodeListSchema, runNodeSchema } from '../../intents/run-node';
 import { defineRoute } from '../route';
 
 export { cancelResponseSchema, runViewSchema };
@@ -36,6 +36,16 @@ export function runRoutes(services: Services) {
       params: runParamsSchema,
       response: runViewSchema,
       handler: ({ params, principal }) => viewer.view(params.workflow_id, effectiveTrust(principal)),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/v1/runs/:workflow_id/nodes',
+      summary: "Every node of a run (id, op, state) in topological order, a page at a time; also for partitioned runs, whose status details one partition",
+      tags: ['runs'],
+      params: runParamsSchema,
+      query: runNodeListQuerySchema,
+      response: runNodeListSchema,
+      handler: ({ params, query, principal }) => nodes.list(params.workflow_id, query, effectiveTrust(principal)),
     }),
     defineRoute({
       method: 'GET',

@@ -1,9 +1,12 @@
 /**
  * `plangraph runs show ID`: a run's state, per-node status, what it waits for and its result, as
- * in `GET /v1/runs/:id` (approve, reject and resume: run-actions.ts).
+ * in `GET /v1/runs/:id`; `plangraph runs nodes ID`: every node's state, as in
+ * `GET /v1/runs/:id/nodes` (approve, reject and resume: run-actions.ts).
  */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { createIntentComponents } from '../../intents/wiring';
+import { createRunNodeReader, type RunNodeList, type RunNodeListQuery } from '../../intents/run-node';
+import { NODE_STATES } from '../../domain/run-state';
 import type { RunView } from '../../intents/schemas';
 import { effectiveTrust, LOCAL_OPERATOR } from '../../domain/principal';
 import { createServices } from '../../services';
@@ -35,6 +38,12 @@ export function formatRunView(view: RunView): string {
     `  ui        ${view.ui_url}`,
   ];
   if (view.status_error) lines.push(`  status    unavailable: ${view.status_error}`);
+  const partitioned = status?.partitioned;
+  if (partitioned) {
+    const counts = Object.entries(partitioned.counts).filter(([, n]) => n > 0).map(([state, n]) => `${n} ${state}`).join(', ');
+    lines.push(`  nodes     ${partitioned.node_count} in ${partitioned.partitions} partitions: ${counts}`);
+    lines.push(`            below: partition ${partitioned.partition + 1} and earlier failures (every node: plangraph runs nodes ${view.workflow_id})`);
+  }
   for (const node of status?.nodes ?? []) {
     const note = node.error?.message ?? node.reason ?? (node.reused_from ? `reused from ${node.reused_from}` : node.prompt);
     lines.push(formatNodeChange({ id: node.id, op: node.op, state: node.state, attempts: node.attempts, error: note }));
@@ -47,6 +56,15 @@ export function formatRunView(view: RunView): string {
   const resumedFrom = view.record?.resumed_from ?? status?.resumed_from;
   if (resumedFrom) lines.push(`  resumes   ${resumedFrom}`);
   if (view.error) lines.push(`  error     ${view.error.type}: ${view.error.message}`);
+  return lines.join('\n');
+}
+
+/** A page of a run's nodes as readable lines. */
+export function formatRunNodes(list: RunNodeList): string {
+  const last = list.offset + list.nodes.length;
+  const lines = [`run ${list.workflow_id}: nodes ${list.nodes.length ? list.offset + 1 : 0}–${last} of ${list.matching}${list.matching !== list.node_count ? ` (of ${list.node_count} in all)` : ''}`];
+  for (const node of list.nodes) lines.push(`  ${node.state.padEnd(9)} ${node.node_id} [${node.op}]`);
+  if (last < list.matching) lines.push(`  … next page: --offset ${last}`);
   return lines.join('\n');
 }
 
@@ -63,6 +81,26 @@ export function registerRunsCommands(program: Command): void {
       try {
         const view = await createIntentComponents(services).viewer.view(workflowId, effectiveTrust(LOCAL_OPERATOR));
         console.log(options.json ? JSON.stringify(view, null, 2) : formatRunView(view));
+      } finally {
+        await services.close();
+      }
+    });
+  runs
+    .command('nodes')
+    .description("Every node of a run and its state, in topological order (partitioned runs included)")
+    .argument('<workflow_id>', 'the run’s workflow id')
+    .addOption(new Option('--state <state>', 'only nodes in this state').choices(NODE_STATES))
+    .option('--offset <n>', 'nodes to skip', '0')
+    .option('--limit <n>', 'nodes to show (at most 1000)', '100')
+    .option('--json', 'print the JSON of GET /v1/runs/:workflow_id/nodes')
+    .action(async (workflowId: string, options: { state?: RunNodeListQuery['state']; offset: string; limit: string; json?: boolean }) => {
+      const services = await createServices(configFromEnv());
+      try {
+        const { viewer } = createIntentComponents(services);
+        const reader = createRunNodeReader({ client: services.temporal.client, viewer, records: services.records });
+        const query = { state: options.state, offset: options.offset, limit: options.limit };
+        const list = await reader.list(workflowId, query, effectiveTrust(LOCAL_OPERATOR));
+        console.log(options.json ? JSON.stringify(list, null, 2) : formatRunNodes(list));
       } finally {
         await services.close();
       }
