@@ -4,7 +4,7 @@
  * the rest, and the run waits until every node is final or its timeout passes. The caller says
  * how a node's work starts.
  */
-import { CancellationScope, condition, isCancellation, patched, scheduleActivity, scheduleLocalActivity, sleep } from '@temporalio/workflow';
+import { CancellationScope, condition, isCancellation, scheduleActivity, scheduleLocalActivity, sleep } from '@temporalio/workflow';
 import type { PlanNode } from '../src/domain/records';
 import { resolveTemplates } from '../src/domain/refs';
 import { NODE_ERROR_TYPES, type NodeActivityInput, type NodeActivityResult, type NodeError } from '../src/domain/run-state';
@@ -41,6 +41,8 @@ export interface SchedulerOptions {
   start(node: PlanNode): () => Promise<CompositeResult>;
   /** Settles a ready node without running it (a resumed run's reused output); true when it did. */
   settle?(node: PlanNode): boolean;
+  /** `patched(SHARED_SCOPE_PATCH)`, asked by the caller in the run's first activation. */
+  sharedScope: boolean;
 }
 
 /**
@@ -49,6 +51,8 @@ export interface SchedulerOptions {
  * creates; a scope, its run and a `finally` per node were most of the executor's per-node cost
  * (docs/execution.md#cost-per-node). Older runs give each node its own scope, as they recorded.
  * It changes the order of commands when several nodes finish in one workflow task, hence the patch.
+ * Callers ask it first thing, beside their other patches and before any local activity: asked
+ * after `beginRun` it failed some replays (docs/workflow-changes.md).
  */
 export const SHARED_SCOPE_PATCH = 'executor-shared-node-scope';
 
@@ -61,11 +65,7 @@ export class NodeScheduler {
   /** Set when the run itself is cancelled, so nodes released afterwards are cancelled, not started. */
   private cancelRequested = false;
 
-  private readonly sharedScope: boolean;
-
-  constructor(private readonly options: SchedulerOptions) {
-    this.sharedScope = patched(SHARED_SCOPE_PATCH);
-  }
+  constructor(private readonly options: SchedulerOptions) {}
 
   /** Why nodes that never started end cancelled. */
   stopReason(): string {
@@ -101,7 +101,7 @@ export class NodeScheduler {
 
   private startNode(node: PlanNode): void {
     const work = this.options.start(node);
-    if (this.sharedScope) {
+    if (this.options.sharedScope) {
       // Already inside the nodes' scope (see complete()): reactions run in the scope they were made in.
       const settled = (record: () => void) => {
         try {
@@ -168,7 +168,7 @@ export class NodeScheduler {
     const { run } = this.options;
     try {
       await first?.();
-      if (this.sharedScope) await this.pumpInScope();
+      if (this.options.sharedScope) await this.pumpInScope();
       else this.pump();
       const allDone = condition(() => run.done || (this.aborting !== undefined && run.running === 0));
       if (timeout === undefined) await allDone;

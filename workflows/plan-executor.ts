@@ -34,7 +34,7 @@ import { ApprovalDesk } from './approvals';
 import { compositeRunner, prepareComposites } from './composite-nodes';
 import type { CompositeResult } from './map-node';
 import { describeFailure } from './node-failure';
-import { activityWork, NodeScheduler } from './node-scheduler';
+import { activityWork, NodeScheduler, SHARED_SCOPE_PATCH } from './node-scheduler';
 import { partitionedRun } from './partitioned-run';
 import { PlanRun } from './plan-run';
 
@@ -76,6 +76,7 @@ const PATCHES = {
   runGate: 'executor-run-gate',
   /** A resumed run reuses the succeeded nodes' outputs of the run it resumes (docs/execution.md#resume). */
   resume: 'executor-resume',
+  // SHARED_SCOPE_PATCH (node-scheduler.ts): all nodes in one cancellation scope.
 } as const;
 
 /** Runs a plan graph snapshot; returns every node's state and output. Large plans run partitioned. */
@@ -115,6 +116,7 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
   }
   // Runs started on this code run cheap nodes and the bookkeeping as local activities (see PATCHES).
   const localExecution = patched(PATCHES.localExecution);
+  const sharedScope = patched(SHARED_SCOPE_PATCH);
   // Map and sub-plan nodes (composite-nodes.ts): sub-plans are pinned, or the run refused, here.
   const composites = await prepareComposites(input, payload);
   const begun = await beginRun({
@@ -164,6 +166,7 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
     run,
     failFast,
     maxParallel,
+    sharedScope,
     start: (node) => (node.op === APPROVAL_OP && patched(PATCHES.approvals) ? startApproval(node) : startWork(node)),
     // A resumed run settles the nodes it reuses; own properties only: a node may be called "constructor".
     settle: (node) => {
