@@ -29,7 +29,8 @@ import {
   type RunState,
   type RunStatus,
 } from '../src/domain/run-state';
-import { APPROVAL_OP, approvalParams, BUILTIN_EXECUTOR_OPS, RUN_GATE_ID, runGate } from '../src/domain/approvals';
+import { APPROVAL_OP, approvalParams, RUN_GATE_ID, runGate } from '../src/domain/approvals';
+import { workerOps } from '../src/domain/run-begin';
 import { ApprovalDesk } from './approvals';
 import { compositeRunner, prepareComposites } from './composite-nodes';
 import type { CompositeResult } from './map-node';
@@ -119,17 +120,21 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
   const sharedScope = patched(SHARED_SCOPE_PATCH);
   // Map and sub-plan nodes (composite-nodes.ts): sub-plans are pinned, or the run refused, here.
   const composites = await prepareComposites(input, payload);
-  const begun = await beginRun({
-    plan_record_id: input.plan.record_id,
-    plan_revision: input.plan.revision,
-    workflow_id: info.workflowId,
-    run_id: info.runId,
-    started_at: startedAt,
-    inputs_schema: payload.inputs_schema,
-    inputs: input.inputs ?? {},
-    ops: [...new Set(payload.nodes.filter((n) => !n.policy?.task_queue && !BUILTIN_EXECUTOR_OPS.has(n.op) && !isSubPlanNode(n)).map((n) => n.op))].sort(),
-    ...(input.resume ? { resumed_from: input.resume.workflow_id } : {}),
-  });
+  // A starter that opened the run row and checked inputs and ops passes the answer (`begun`, which
+  // runs started before it never carry): the first workflow task then runs no local activity.
+  const begun =
+    input.begun ??
+    (await beginRun({
+      plan_record_id: input.plan.record_id,
+      plan_revision: input.plan.revision,
+      workflow_id: info.workflowId,
+      run_id: info.runId,
+      started_at: startedAt,
+      inputs_schema: payload.inputs_schema,
+      inputs: input.inputs ?? {},
+      ops: workerOps(payload),
+      ...(input.resume ? { resumed_from: input.resume.workflow_id } : {}),
+    }));
   // Only a resumed run asks: runs without `resume` never record this marker.
   const resume = input.resume && patched(PATCHES.resume) ? input.resume : undefined;
   const localOps = new Set(begun?.local_ops ?? []);
