@@ -29,6 +29,7 @@ import { finalStatus } from '../src/runs/follow-run';
 import { splitForResume } from '../src/runs/resume-plan';
 import { createEpisodeStore } from '../src/store/episodes';
 import { createRecordStore } from '../src/store/records';
+import { createRunStore } from '../src/store/plan-runs';
 import { findTemporalCli } from '../src/temporal/cli-binary';
 import { startDevServer } from '../src/temporal/dev-server';
 import { loadOpRegistry } from '../src/ops/registry';
@@ -118,6 +119,30 @@ function resumeScenario(name: string): Scenario {
       writeFileSync(marker, 'ok');
       const { reused } = splitForResume(payload, old.nodes);
       const handle = await startPlanRun({ client, taskQueue: TASK_QUEUE, record, workflowId, resume: { workflow_id: first.workflowId, run_id: first.firstExecutionRunId, reused } });
+      await handle.result();
+      return handle;
+    },
+  };
+}
+
+/** A run whose starter opened it (StartRunOptions.opener): the run begins without the beginRun local activity. */
+function openedByStarterScenario(name: string): Scenario {
+  return {
+    name,
+    async run({ client, db }, workflowId) {
+      const payload = planGraphPayloadSchema.parse({
+        kind: 'plan_graph',
+        plan_id: `history-${name}`,
+        intent: 'history: run opened by its starter',
+        nodes: [echo('load', { n: 1 }), { id: 'call', op: 'noop' }, echo('after')],
+        edges: [
+          { from: 'load', to: 'call', kind: 'control' },
+          { from: 'call', to: 'after', kind: 'control' },
+        ],
+      });
+      const record = await createRecordStore(db).create({ type: 'plan_graph', sensitivity: 'low', confidence: 0.8, payload });
+      const opener = { runs: createRunStore(db), registry: await loadOpRegistry(loadConfig()) };
+      const handle = await startPlanRun({ client, taskQueue: TASK_QUEUE, record, workflowId, opener });
       await handle.result();
       return handle;
     },
@@ -235,6 +260,7 @@ const SCENARIOS: Scenario[] = [
     (handle) => decideWhenWaiting(handle, '$run', 'reject'),
   ),
   resumeScenario('resumed'),
+  openedByStarterScenario('opened-by-starter'),
   planScenario('map', {
     intent: 'history: map node, one item failing, continue policy',
     constraints: { failure_policy: 'continue', max_parallelism: 2 },

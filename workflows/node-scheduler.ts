@@ -4,7 +4,7 @@
  * the rest, and the run waits until every node is final or its timeout passes. The caller says
  * how a node's work starts.
  */
-import { CancellationScope, condition, isCancellation, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
+import { CancellationScope, condition, isCancellation, scheduleActivity, scheduleLocalActivity, sleep } from '@temporalio/workflow';
 import type { PlanNode } from '../src/domain/records';
 import { resolveTemplates } from '../src/domain/refs';
 import { NODE_ERROR_TYPES, type NodeActivityInput, type NodeActivityResult, type NodeError } from '../src/domain/run-state';
@@ -25,9 +25,12 @@ export function activityWork(run: PlanRun, node: PlanNode, local: boolean): () =
     params: resolveTemplates(node.params, run.scopeFor(node.id), run.index.nodeIds) as Record<string, unknown>,
     inputs: run.dataInputs(node.id),
   };
-  const proxy = local ? proxyLocalActivities(localActivityOptions(node)) : proxyActivities(activityOptions(node));
-  const activity = proxy[node.op] as (i: NodeActivityInput) => Promise<NodeActivityResult>;
-  return () => activity(activityInput).then((r) => ({ output: r.output, attempts: r.attempt }));
+  // Scheduled directly: what proxyActivities would do, without a proxy object per node.
+  const schedule = () =>
+    (local
+      ? scheduleLocalActivity<NodeActivityResult>(node.op, [activityInput], localActivityOptions(node))
+      : scheduleActivity<NodeActivityResult>(node.op, [activityInput], activityOptions(node)));
+  return () => schedule().then((r) => ({ output: r.output, attempts: r.attempt }));
 }
 
 export interface SchedulerOptions {
@@ -38,10 +41,25 @@ export interface SchedulerOptions {
   start(node: PlanNode): () => Promise<CompositeResult>;
   /** Settles a ready node without running it (a resumed run's reused output); true when it did. */
   settle?(node: PlanNode): boolean;
+  /** `patched(SHARED_SCOPE_PATCH)`, asked by the caller in the run's first activation. */
+  sharedScope: boolean;
 }
+
+/**
+ * Runs started on this code run every node in one cancellation scope, entered once, and settle
+ * each node in one promise reaction. The SDK captures a stack trace for every promise a workflow
+ * creates; a scope, its run and a `finally` per node were most of the executor's per-node cost
+ * (docs/execution.md#cost-per-node). Older runs give each node its own scope, as they recorded.
+ * It changes the order of commands when several nodes finish in one workflow task, hence the patch.
+ * Callers ask it first thing, beside their other patches and before any local activity: asked
+ * after `beginRun` it failed some replays (docs/workflow-changes.md).
+ */
+export const SHARED_SCOPE_PATCH = 'executor-shared-node-scope';
 
 export class NodeScheduler {
   private readonly scopes = new Map<string, CancellationScope>();
+  /** The one scope of all nodes' work (SHARED_SCOPE_PATCH), created when the nodes start. */
+  private nodesScope: CancellationScope | undefined;
   /** The error that stopped the run early (fail_fast, timeout, a refused gate). */
   aborting: NodeError | undefined;
   /** Set when the run itself is cancelled, so nodes released afterwards are cancelled, not started. */
@@ -57,6 +75,7 @@ export class NodeScheduler {
   abort(error: NodeError): void {
     if (this.aborting) return;
     this.aborting = error;
+    this.nodesScope?.cancel();
     for (const scope of this.scopes.values()) scope.cancel();
   }
 
@@ -65,30 +84,56 @@ export class NodeScheduler {
     if (this.options.failFast && !node.policy?.continue_on_error) this.abort({ type: error.type, message: `node "${node.id}" failed: ${error.message}` });
   }
 
+  private succeeded(node: PlanNode, result: CompositeResult): void {
+    if (result.error) this.failed(node, result.error, result.attempts, result.output);
+    else this.options.run.finish(node.id, 'succeeded', now(), { output: result.output, attempts: result.attempts });
+  }
+
+  private rejected(node: PlanNode, err: unknown): void {
+    if (isCancellation(err)) {
+      if (!this.aborting) this.cancelRequested = true;
+      this.options.run.finish(node.id, 'cancelled', now(), { reason: this.stopReason() });
+      return;
+    }
+    const { error, attempts } = describeFailure(err);
+    this.failed(node, error, attempts);
+  }
+
   private startNode(node: PlanNode): void {
-    const { run } = this.options;
     const work = this.options.start(node);
+    if (this.options.sharedScope) {
+      // Already inside the nodes' scope (see complete()): reactions run in the scope they were made in.
+      const settled = (record: () => void) => {
+        try {
+          record();
+        } finally {
+          this.pump();
+        }
+      };
+      void work().then(
+        (result) => settled(() => this.succeeded(node, result)),
+        (err: unknown) => settled(() => this.rejected(node, err)),
+      );
+      return;
+    }
     const scope = new CancellationScope();
     this.scopes.set(node.id, scope);
     scope
       .run(work)
       .then(
-        (result) =>
-          result.error ? this.failed(node, result.error, result.attempts, result.output) : run.finish(node.id, 'succeeded', now(), { output: result.output, attempts: result.attempts }),
-        (err: unknown) => {
-          if (isCancellation(err)) {
-            if (!this.aborting) this.cancelRequested = true;
-            run.finish(node.id, 'cancelled', now(), { reason: this.stopReason() });
-            return;
-          }
-          const { error, attempts } = describeFailure(err);
-          this.failed(node, error, attempts);
-        },
+        (result) => this.succeeded(node, result),
+        (err: unknown) => this.rejected(node, err),
       )
       .finally(() => {
         this.scopes.delete(node.id);
         this.pump();
       });
+  }
+
+  /** The first pump inside the one scope every node's work then runs in (SHARED_SCOPE_PATCH). */
+  private pumpInScope(): Promise<void> {
+    this.nodesScope = new CancellationScope();
+    return this.nodesScope.run(async () => this.pump());
   }
 
   /** Starts or skips every ready node, in topological order, while slots are free. */
@@ -123,7 +168,8 @@ export class NodeScheduler {
     const { run } = this.options;
     try {
       await first?.();
-      this.pump();
+      if (this.options.sharedScope) await this.pumpInScope();
+      else this.pump();
       const allDone = condition(() => run.done || (this.aborting !== undefined && run.running === 0));
       if (timeout === undefined) await allDone;
       else {

@@ -27,7 +27,7 @@ import {
   type RunStatus,
 } from '../src/domain/run-state';
 import { blockingFailureIds, foldPartition, initialCarried, partitionedStatus } from './carried-state';
-import { activityWork, NodeScheduler } from './node-scheduler';
+import { activityWork, NodeScheduler, SHARED_SCOPE_PATCH } from './node-scheduler';
 import { PlanRun } from './plan-run';
 
 type RunActivities = ReturnType<typeof createRunActivities>;
@@ -54,6 +54,7 @@ const now = () => new Date().toISOString();
 /** Runs one partition of a partitioned plan, then continues as new or finishes the run. */
 export async function partitionedRun(input: PartitionedRunInput): Promise<RunStatus> {
   patched(PARTITIONED_PATCH);
+  const sharedScope = patched(SHARED_SCOPE_PATCH);
   const info = workflowInfo();
   const spec = input.partitioned;
   const timeout = spec.constraints.timeout;
@@ -100,6 +101,7 @@ export async function partitionedRun(input: PartitionedRunInput): Promise<RunSta
     run: partitionRun,
     failFast,
     maxParallel,
+    sharedScope,
     start: (node) => {
       const local = runsLocally(node, localOps);
       partitionRun.markRunning(node.id, now(), local ? 'local' : 'activity');

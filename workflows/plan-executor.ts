@@ -29,12 +29,13 @@ import {
   type RunState,
   type RunStatus,
 } from '../src/domain/run-state';
-import { APPROVAL_OP, approvalParams, BUILTIN_EXECUTOR_OPS, RUN_GATE_ID, runGate } from '../src/domain/approvals';
+import { APPROVAL_OP, approvalParams, RUN_GATE_ID, runGate } from '../src/domain/approvals';
+import { workerOps } from '../src/domain/run-begin';
 import { ApprovalDesk } from './approvals';
 import { compositeRunner, prepareComposites } from './composite-nodes';
 import type { CompositeResult } from './map-node';
 import { describeFailure } from './node-failure';
-import { activityWork, NodeScheduler } from './node-scheduler';
+import { activityWork, NodeScheduler, SHARED_SCOPE_PATCH } from './node-scheduler';
 import { partitionedRun } from './partitioned-run';
 import { PlanRun } from './plan-run';
 
@@ -76,6 +77,7 @@ const PATCHES = {
   runGate: 'executor-run-gate',
   /** A resumed run reuses the succeeded nodes' outputs of the run it resumes (docs/execution.md#resume). */
   resume: 'executor-resume',
+  // SHARED_SCOPE_PATCH (node-scheduler.ts): all nodes in one cancellation scope.
 } as const;
 
 /** Runs a plan graph snapshot; returns every node's state and output. Large plans run partitioned. */
@@ -115,19 +117,24 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
   }
   // Runs started on this code run cheap nodes and the bookkeeping as local activities (see PATCHES).
   const localExecution = patched(PATCHES.localExecution);
+  const sharedScope = patched(SHARED_SCOPE_PATCH);
   // Map and sub-plan nodes (composite-nodes.ts): sub-plans are pinned, or the run refused, here.
   const composites = await prepareComposites(input, payload);
-  const begun = await beginRun({
-    plan_record_id: input.plan.record_id,
-    plan_revision: input.plan.revision,
-    workflow_id: info.workflowId,
-    run_id: info.runId,
-    started_at: startedAt,
-    inputs_schema: payload.inputs_schema,
-    inputs: input.inputs ?? {},
-    ops: [...new Set(payload.nodes.filter((n) => !n.policy?.task_queue && !BUILTIN_EXECUTOR_OPS.has(n.op) && !isSubPlanNode(n)).map((n) => n.op))].sort(),
-    ...(input.resume ? { resumed_from: input.resume.workflow_id } : {}),
-  });
+  // A starter that opened the run row and checked inputs and ops passes the answer (`begun`, which
+  // runs started before it never carry): the first workflow task then runs no local activity.
+  const begun =
+    input.begun ??
+    (await beginRun({
+      plan_record_id: input.plan.record_id,
+      plan_revision: input.plan.revision,
+      workflow_id: info.workflowId,
+      run_id: info.runId,
+      started_at: startedAt,
+      inputs_schema: payload.inputs_schema,
+      inputs: input.inputs ?? {},
+      ops: workerOps(payload),
+      ...(input.resume ? { resumed_from: input.resume.workflow_id } : {}),
+    }));
   // Only a resumed run asks: runs without `resume` never record this marker.
   const resume = input.resume && patched(PATCHES.resume) ? input.resume : undefined;
   const localOps = new Set(begun?.local_ops ?? []);
@@ -164,6 +171,7 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
     run,
     failFast,
     maxParallel,
+    sharedScope,
     start: (node) => (node.op === APPROVAL_OP && patched(PATCHES.approvals) ? startApproval(node) : startWork(node)),
     // A resumed run settles the nodes it reuses; own properties only: a node may be called "constructor".
     settle: (node) => {

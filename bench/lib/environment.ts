@@ -20,6 +20,8 @@ import { startDevServer } from '../../src/temporal/dev-server';
 import { loadOpRegistry } from '../../src/ops/registry';
 import { createWorker } from '../../src/temporal/worker';
 import { createRecordStore, type RecordStore } from '../../src/store/records';
+import { createRunStore } from '../../src/store/plan-runs';
+import type { RunOpener } from '../../src/runs/start-run';
 
 const BENCH_WORKFLOWS_PATH = resolve(import.meta.dirname, '../workflows/index.ts');
 
@@ -29,6 +31,8 @@ export interface BenchEnv {
   client: Client;
   records: RecordStore;
   registry: OpRegistry;
+  /** Opens runs in the starter, as the API does (src/runs/start-run.ts). */
+  opener: RunOpener;
   /** The Temporal CLI used for the dev server. */
   cliPath: string;
   /** Process id of the dev server, for CPU accounting. */
@@ -89,6 +93,7 @@ export async function startBenchEnv(base: Config, log: (line: string) => void): 
       client,
       records: createRecordStore(db, hashEmbedder),
       registry,
+      opener: { runs: createRunStore(db), registry },
       cliPath,
       serverPid: server.process.pid ?? 0,
       bundlePath,

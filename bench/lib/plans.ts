@@ -98,7 +98,7 @@ export interface TimedRun {
 
 /** Runs a stored plan through the executor to success and times it. */
 export async function timePlanRun(env: BenchEnv, taskQueue: string, record: MemoryRecord, inputs?: Record<string, unknown>): Promise<TimedRun> {
-  const handle = await startPlanRun({ client: env.client, taskQueue, record, inputs });
+  const handle = await startPlanRun({ client: env.client, taskQueue, record, inputs, opener: env.opener });
   const result: RunStatus = await handle.result();
   if (result.state !== 'succeeded') throw new Error(`run of ${record.id} ended ${result.state}`);
   return { handle, ms: await serverDuration(handle) };

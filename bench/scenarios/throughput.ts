@@ -43,7 +43,7 @@ async function burst(serverPid: number, start: () => Promise<WorkflowHandle>): P
 async function measure(env: BenchEnv, log: (line: string) => void) {
   const record = await storePlan(env, chainShape(NODES, 'noop', {}, AS_ACTIVITIES), 'bench: throughput');
   return env.withWorker(async (taskQueue) => {
-    const executor = () => burst(env.serverPid, () => startPlanRun({ client: env.client, taskQueue, record }));
+    const executor = () => burst(env.serverPid, () => startPlanRun({ client: env.client, taskQueue, record, opener: env.opener }));
     const baseline = () =>
       burst(env.serverPid, () => env.client.workflow.start('sequentialOpsBaselineWorkflow', { taskQueue, workflowId: uid('tp'), args: [{ op: 'noop', count: NODES }] }));
     const runs: { executor: Batch[]; baseline: Batch[] } = { executor: [], baseline: [] };

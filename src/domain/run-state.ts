@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { NODE_EXECUTIONS } from './node-execution';
 import { SUB_PLAN_ERROR_TYPES } from './sub-plan';
 import type { PlanGraphPayload, TrustContext } from './records';
+import type { RunBegun } from './run-begin';
 import { approvalDecisionSchema, approvalWaitSchema } from './approvals';
 
 /** `waiting`: an approval node waiting for a person's decision (docs/execution.md#approvals). */
@@ -57,6 +58,11 @@ export interface PlanRunInput {
   resume?: ResumeFrom;
   /** Record ids of the plans whose runs called this one as a sub-plan, outermost first. */
   ancestors?: string[];
+  /**
+   * Set by a starter that checked the inputs and ops and opened the run row itself: the run then
+   * skips its `beginRun` local activity (docs/execution.md#starting-a-run).
+   */
+  begun?: RunBegun;
 }
 
 /** What a resumed run takes from the run it resumes: the succeeded nodes it does not run again. */

@@ -12,7 +12,7 @@ import { sensitivityRank, type MemoryRecord, type TrustContext } from '../domain
 import { visibility } from '../domain/trust';
 import { DomainError } from '../domain/errors';
 import { isSelectable, type Retriever } from '../retrieval/retrieve';
-import { PLAN_ID_ATTRIBUTE, startPlanRun } from '../runs/start-run';
+import { PLAN_ID_ATTRIBUTE, startPlanRun, type RunOpener } from '../runs/start-run';
 import type { AliasLearner } from '../store/aliases';
 import type { RecordStore } from '../store/records';
 import { runUiUrl, type RunViewer } from './run-view';
@@ -35,6 +35,8 @@ export interface IntentServiceDeps {
   viewer: Pick<RunViewer, 'view' | 'waitFor'>;
   /** Learns a task descriptor as an alias of the plan the caller had to name; absent = no learning. */
   aliases?: Pick<AliasLearner, 'learn'>;
+  /** Opens runs before they start (src/runs/start-run.ts); absent = each run's worker opens it. */
+  opener?: RunOpener;
 }
 
 interface PlanChoice {
@@ -140,6 +142,7 @@ export function createIntentService(deps: IntentServiceDeps) {
         inputLimitBytes: config.RUN_INPUT_LIMIT_BYTES,
         partitionNodes: config.PLAN_PARTITION_NODES,
         outputLimitBytes: config.NODE_OUTPUT_LIMIT_BYTES,
+        opener: deps.opener,
         // Never a second run under an idempotent id, even after the first one closed.
         idPolicy: workflowId ? { workflowIdReusePolicy: 'REJECT_DUPLICATE', workflowIdConflictPolicy: 'FAIL' } : undefined,
         memo: { selected_by: choice.selected_by, selection: choice.selection },

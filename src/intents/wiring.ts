@@ -24,6 +24,7 @@ export function createIntentComponents(
     knownOps: new Set(services.registry.keys()),
     viewer,
     aliases: services.aliases,
+    opener: { runs: services.runs, registry: services.registry },
   });
   return { intents, viewer };
 }

@@ -11,7 +11,7 @@ import { DomainError } from '../domain/errors';
 import type { Services } from '../services';
 import { startPlanRun } from './start-run';
 
-export type RunPlanDeps = Pick<Services, 'config' | 'registry' | 'temporal' | 'records' | 'revisions'>;
+export type RunPlanDeps = Pick<Services, 'config' | 'registry' | 'temporal' | 'records' | 'revisions' | 'runs'>;
 
 export interface RunPlanRequest {
   /** A plan graph payload to store and run (as read from a file), or the id of a stored plan. */
@@ -95,6 +95,7 @@ export async function runPlan(deps: RunPlanDeps, request: RunPlanRequest): Promi
     inputLimitBytes: deps.config.RUN_INPUT_LIMIT_BYTES,
     partitionNodes: deps.config.PLAN_PARTITION_NODES,
     outputLimitBytes: deps.config.NODE_OUTPUT_LIMIT_BYTES,
+    opener: { runs: deps.runs, registry: deps.registry },
   });
   return { record, stored, handle };
 }

@@ -14,6 +14,9 @@ import type { planExecutorWorkflow } from '../../workflows/plan-executor';
 import { DomainError, type ErrorCode } from '../domain/errors';
 import { subPlanTargets, walkSubPlans, SUB_PLAN_ERROR_TYPES } from '../domain/sub-plan';
 import type { RecordStore } from '../store/records';
+import type { RunStore } from '../store/plan-runs';
+import type { OpRegistry } from '../ops/registry';
+import { workerOps, type RunBegun } from '../domain/run-begin';
 import { analysePlan, carriedStateBound, CARRIED_STATE_LIMIT_BYTES, DEFAULT_PARTITION_NODES, needsOneHistory } from '../domain/partitioning';
 
 import { PLAN_ID_ATTRIBUTE, PLAN_INTENT_ATTRIBUTE } from '../domain/run-state';
@@ -48,6 +51,18 @@ export interface StartRunOptions {
   partitionNodes?: number;
   /** NODE_OUTPUT_LIMIT_BYTES: bounds each output a partitioned run may carry. */
   outputLimitBytes?: number;
+  /**
+   * Opens the run row here and tells the run which of its ops are local, so the run's first
+   * workflow task needs no `beginRun` local activity (whole runs only: partitioned runs and
+   * resumed runs still begin in the workflow). Its registry also refuses unknown ops.
+   */
+  opener?: RunOpener;
+}
+
+/** What a starter needs to open runs itself: the run rows and the workers' op registry. */
+export interface RunOpener {
+  runs: Pick<RunStore, 'openRun'>;
+  registry: OpRegistry;
 }
 
 /** How a refused sub-plan is reported to the caller who tried to start the run. */
@@ -119,7 +134,8 @@ export async function startPlanRun(options: StartRunOptions): Promise<WorkflowHa
   }
   if (record.status === 'retracted') throw new DomainError('plan_retracted', `plan ${record.id} is retracted`);
   const payload = record.payload;
-  const issues = validatePlanGraph(payload, { knownOps: options.knownOps });
+  const { opener } = options;
+  const issues = validatePlanGraph(payload, { knownOps: options.knownOps ?? (opener && new Set(opener.registry.keys())) });
   if (issues.length > 0) {
     throw new DomainError('invalid_plan', `plan ${record.id} is not runnable: ${issues.map((i) => i.message).join("; ")}`, { issues });
   }
@@ -135,10 +151,29 @@ export async function startPlanRun(options: StartRunOptions): Promise<WorkflowHa
 
   const partitionNodes = options.partitionNodes ?? DEFAULT_PARTITION_NODES;
   const common = { inputs, trust: options.trust, task_descriptor: options.taskDescriptor };
-  const input: PlanRunInput | PartitionedRunInput =
-    payload.nodes.length > partitionNodes && !options.resume && !needsOneHistory(payload)
-      ? { ...common, partitioned: partitionedSpec(record, payload, partitionNodes, options.outputLimitBytes ?? DEFAULT_NODE_OUTPUT_LIMIT_BYTES, inputs) }
-      : { ...common, plan: { record_id: record.id, revision: record.revision, payload }, ...(options.resume ? { resume: options.resume } : {}) };
+  const partitioned = payload.nodes.length > partitionNodes && !options.resume && !needsOneHistory(payload);
+  // Inputs and ops are checked above, so the run may skip beginRun once the row is open (below).
+  const begun: RunBegun | undefined = opener && !partitioned && !options.resume ? { local_ops: workerOps(payload).filter((op) => opener.registry.get(op)?.local === true) } : undefined;
+  const input: PlanRunInput | PartitionedRunInput = partitioned
+    ? { ...common, partitioned: partitionedSpec(record, payload, partitionNodes, options.outputLimitBytes ?? DEFAULT_NODE_OUTPUT_LIMIT_BYTES, inputs) }
+    : { ...common, plan: { record_id: record.id, revision: record.revision, payload }, ...(options.resume ? { resume: options.resume } : {}), ...(begun ? { begun } : {}) };
+  const handle = await startExecutor(options, payload, input);
+  if (begun) {
+    // After the start (the run id is the row's key); the workflow's outcome, should it come first,
+    // creates the row closed and this insert then does nothing. started_at is corrected by the outcome.
+    await opener!.runs.openRun({
+      plan_record_id: record.id,
+      plan_revision: record.revision,
+      workflow_id: handle.workflowId,
+      run_id: handle.firstExecutionRunId,
+      started_at: new Date().toISOString(),
+    });
+  }
+  return handle;
+}
+
+function startExecutor(options: StartRunOptions, payload: PlanGraphPayload, input: PlanRunInput | PartitionedRunInput) {
+  const { record } = options;
   return options.client.workflow.start('planExecutorWorkflow', {
     taskQueue: options.taskQueue,
     workflowId: options.workflowId ?? runWorkflowId(payload),

@@ -54,7 +54,8 @@ export function createRunStore(db: Db) {
      * run (no transaction round trips: it sits on every run's critical path). The row is created
      * closed if the run was never opened; only the statement that flips `finished_at` from null
      * counts, so a retry after a commit adds nothing, and the counters are incremented in place,
-     * so concurrent runs of one plan lose no update. Returns whether this call did the counting.
+     * so concurrent runs of one plan lose no update. started_at is the run's own (a starter that
+     * opened the row wrote its clock's). Returns whether this call did the counting.
      */
     async closeRun(outcome: RunOutcome): Promise<boolean> {
       const counted = await db.execute(sql`
@@ -63,7 +64,7 @@ export function createRunStore(db: Db) {
           VALUES (${outcome.workflow_id}, ${outcome.run_id}, ${outcome.plan_record_id}, ${outcome.plan_revision}, ${outcome.status},
                   ${outcome.started_at}, ${outcome.finished_at}, ${outcome.latency_ms}, ${outcome.error ? toJsonbText(outcome.error) : null}::jsonb)
           ON CONFLICT (workflow_id, run_id) DO UPDATE
-             SET status = EXCLUDED.status, finished_at = EXCLUDED.finished_at, latency_ms = EXCLUDED.latency_ms, error = EXCLUDED.error
+             SET status = EXCLUDED.status, started_at = EXCLUDED.started_at, finished_at = EXCLUDED.finished_at, latency_ms = EXCLUDED.latency_ms, error = EXCLUDED.error
            WHERE r.finished_at IS NULL
        RETURNING r.plan_id, r.status, r.latency_ms, r.finished_at
         )

@@ -1,10 +1,12 @@
 /** The library behind `plangraph run`: runPlan (store a payload or use an id) and followRun. */
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NodeStatus } from '../../src/domain/run-state';
 import { followRun } from '../../src/runs/follow-run';
 import { runPlan, type RunPlanDeps } from '../../src/runs/run-plan';
 import { createRecordStore } from '../../src/store/records';
 import { createRevisionStore } from '../../src/store/revisions';
+import { createRunStore } from '../../src/store/plan-runs';
 import { loadOpRegistry } from '../../src/ops/registry';
 import { runRows } from './executor-helpers';
 import { createTestContext, uid, type TestContext } from './harness';
@@ -19,6 +21,7 @@ beforeAll(async () => {
     temporal: { connection: ctx.connection, client: ctx.client },
     records: createRecordStore(ctx.db),
     revisions: createRevisionStore(ctx.db),
+    runs: createRunStore(ctx.db),
   };
 });
 afterAll(() => ctx?.close());
@@ -53,6 +56,27 @@ describe('runPlan and followRun', () => {
     // Every node's last reported change is its final state, and "show" was seen waiting or running first.
     for (const node of status.nodes) expect(changes.filter((c) => c.id === node.id).at(-1)).toMatchObject({ state: node.state, attempts: node.attempts });
     expect(changes.filter((c) => c.id === 'show').length).toBeGreaterThan(1);
+  });
+
+  it('opens the run itself: no beginRun in the history, local ops still local, the row closed once with the run\'s own start', async () => {
+    const plan = payload(uid('intent'));
+    const { started, status, history } = await ctx.withWorker(async () => {
+      const run = await runPlan(deps, { plan: { payload: plan }, inputs: { x: 1 } });
+      const final = await followRun(run.handle, () => undefined);
+      return { started: run, status: final, history: await run.handle.fetchHistory() };
+    });
+    expect(status.state).toBe('succeeded');
+    // Ops that declare themselves local (the starter's registry said so) ran as markers.
+    const local = (op: string) => deps.registry.get(op)?.local === true;
+    expect(status.nodes.map((n) => [n.id, n.execution])).toEqual(status.nodes.map((n) => [n.id, local(n.op) ? 'local' : 'activity']));
+    expect(status.nodes.some((n) => n.execution === 'local')).toBe(true);
+    // Local activities: the local nodes and recordRunOutcome; no beginRun (a worker-opened run has one more).
+    const localActivities = (history.events ?? []).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity');
+    expect(localActivities).toHaveLength(status.nodes.filter((n) => n.execution === 'local').length + 1);
+    const rows = await ctx.db.execute<{ status: string; started_at: string }>(sql`SELECT status, started_at FROM plan_runs WHERE plan_id = ${started.record.id}`);
+    expect(rows.rows).toHaveLength(1);
+    expect(rows.rows[0]).toMatchObject({ status: 'succeeded' });
+    expect(new Date(rows.rows[0]!.started_at).toISOString()).toBe(status.started_at);
   });
 
   it('reuses the record when the same payload is run twice, and runs a stored plan by id', async () => {

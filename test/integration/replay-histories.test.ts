@@ -6,9 +6,16 @@ import { beforeAll, describe, expect, it, inject } from 'vitest';
 import { installQuietReplayRuntime, replayHistories, type ReplayOutcome } from '../../src/replay/replay';
 import { committedHistories, historyFiles, recordedId } from './committed-histories';
 
-const SCENARIOS = ['approval-rejected', 'approvals', 'cancellation', 'chain', 'consolidation', 'fail-fast', 'fan-out', 'guards-skips', 'local-nodes', 'map', 'map-chunk', 'map-chunks', 'partitioned', 'partitioned-first', 'resumed', 'retries', 'sub-plan'];
+const SCENARIOS = ['approval-rejected', 'approvals', 'cancellation', 'chain', 'consolidation', 'fail-fast', 'fan-out', 'guards-skips', 'local-nodes', 'map', 'map-chunk', 'map-chunks', 'opened-by-starter', 'partitioned', 'partitioned-first', 'resumed', 'retries', 'sub-plan'];
 /** Recorded before cheap nodes and the run outcome became local activities: the old path must keep replaying. */
 const BEFORE_LOCAL_NODES = ['cancellation', 'chain', 'fail-fast', 'fan-out', 'guards-skips', 'retries'].map((s) => `${s}-before-local-nodes`);
+/**
+ * Recorded while every node still ran in a cancellation scope of its own: they must keep replaying
+ * that way (patch `executor-shared-node-scope`, workflows/node-scheduler.ts).
+ */
+const BEFORE_SHARED_SCOPE = ['approvals', 'cancellation', 'chain', 'fail-fast', 'fan-out', 'map', 'partitioned', 'partitioned-first', 'resumed', 'sub-plan'].map(
+  (s) => `${s}-before-shared-scope`,
+);
 /**
  * Recorded on the executor before the run gate existed (a one-off worker on commit 0a163fe's
  * workflows), of a plan that already carried `requires_approval: true`: it ran without waiting,
@@ -22,7 +29,7 @@ const files = historyFiles();
 
 describe('committed histories replay against the current workflow code', () => {
   it('has a history for every representative scenario', () => {
-    expect(files.map((f) => f.replace(/\.json$/, ''))).toEqual(expect.arrayContaining([...SCENARIOS, ...BEFORE_LOCAL_NODES, ...BEFORE_RUN_GATE]));
+    expect(files.map((f) => f.replace(/\.json$/, ''))).toEqual(expect.arrayContaining([...SCENARIOS, ...BEFORE_LOCAL_NODES, ...BEFORE_SHARED_SCOPE, ...BEFORE_RUN_GATE]));
   });
 
   it('replays every history without nondeterminism', async () => {
