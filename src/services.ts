@@ -42,7 +42,7 @@ export async function createServices(config: Config): Promise<Services> {
   const db = createDb(config.DATABASE_URL);
   const embedder = createEmbedder(config);
   const { connection, client } = await connectTemporal(config);
-  const aliases = createAliasLearner(db, embedder);
+  const aliases = createAliasLearner(db);
   return {
     config,
     db,

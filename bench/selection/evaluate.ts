@@ -47,8 +47,10 @@ const f2 = (v: number) => v.toFixed(2);
 
 /** One line summarising a variant's metrics, for the scenario's notes. */
 export function describeMetrics(name: string, m: Record<'overall' | PhrasingKind, SelectionMetrics>): string {
-  const kinds = PHRASING_KINDS.map((k) => `${k} ${f2(m[k].top1)}`).join(', ');
-  const autoKinds = PHRASING_KINDS.map((k) => `${k} ${f2(m[k].autoRunRate)}/${f2(m[k].precision)}`).join(', ');
+  // Kinds with no phrasing asked are left out rather than shown as 0.
+  const asked = PHRASING_KINDS.filter((k) => m[k].queries > 0);
+  const kinds = asked.map((k) => `${k} ${f2(m[k].top1)}`).join(', ');
+  const autoKinds = asked.map((k) => `${k} ${f2(m[k].autoRunRate)}/${f2(m[k].precision)}`).join(', ');
   return (
     `${name}: top-1 ${f2(m.overall.top1)} (${kinds}), MRR ${f2(m.overall.mrr)}, auto-run ${f2(m.overall.autoRunRate)} at precision ` +
     `${f2(m.overall.precision)} (auto-run/precision by kind: ${autoKinds})`

@@ -50,10 +50,12 @@ export const memoryRecords = pgTable(
     embedding: vector('embedding', { dimensions: EMBEDDING_DIMENSIONS }),
     /** Name of the embedder that made `embedding`; retrieval compares only vectors of the query's embedder. */
     embedder: text('embedder'),
-    /** Task phrasings learned from use (bounded, deduplicated, audited); part of the plan document. */
+    /** Task phrasings learned from use (bounded, deduplicated, audited); matched as whole phrasings, apart from the document. */
     aliases: text('aliases').array().notNull().default(sql`'{}'::text[]`),
     /** The lexical plan document, weighted A–D (see src/domain/plan-document.ts); maintained by Postgres. */
-    document: tsvector('document').generatedAlwaysAs(sql`plan_document_tsvector(payload, tags, aliases)`),
+    document: tsvector('document').generatedAlwaysAs(sql`plan_document_tsvector(payload, tags)`),
+    /** The words of the learned aliases, so retrieval can gather plans whose aliases a task repeats. */
+    aliasesDocument: tsvector('aliases_document').generatedAlwaysAs(sql`plan_aliases_tsvector(aliases)`),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
     lastReinforcedAt: ts('last_reinforced_at').notNull().defaultNow(),
@@ -68,6 +70,7 @@ export const memoryRecords = pgTable(
     uniqueIndex('memory_records_skill_uq').on(t.label).where(sql`type = 'competence'`),
     index('memory_records_embedding_hnsw').using('hnsw', t.embedding.op('vector_cosine_ops')),
     index('memory_records_document_gin').using('gin', t.document),
+    index('memory_records_aliases_document_gin').using('gin', t.aliasesDocument),
     // Retrieval ranks records without an embedding by confidence; this keeps that branch off a seq scan.
     index('memory_records_unembedded_idx')
       .on(t.type, t.confidence.desc(), t.id)

@@ -8,7 +8,7 @@ import type { PlanGraphPayload } from './records';
 
 /** The sections, as Postgres tsvector weights A (most telling) to D. */
 export interface PlanDocument {
-  /** A: the intent (snake/camel case split) and learned aliases. */
+  /** A: the intent (snake/camel case split). */
   name: string;
   /** B: description, examples and tags. */
   about: string;
@@ -61,13 +61,16 @@ function schemaWords(schema: Record<string, unknown>): string[] {
 
 const join = (parts: readonly string[]) => documentWords(parts.filter(Boolean).join(' '));
 
-/** The document of a plan, given its record's tags and learned aliases. */
+/**
+ * The document of a plan, given its record's tags. Learned aliases are not part of it: they are
+ * matched as whole phrasings (alias-match.ts), so their incidental words do not draw other tasks.
+ */
 export function planDocument(
   plan: Pick<PlanGraphPayload, 'intent' | 'description' | 'examples' | 'nodes' | 'inputs_schema' | 'outputs_schema'>,
-  extras: { tags?: readonly string[]; aliases?: readonly string[] } = {},
+  extras: { tags?: readonly string[] } = {},
 ): PlanDocument {
   return {
-    name: join([plan.intent, ...(extras.aliases ?? [])]),
+    name: join([plan.intent]),
     about: join([plan.description ?? '', ...(plan.examples ?? []), ...(extras.tags ?? [])]),
     structure: join([...plan.nodes.map((n) => n.op), ...schemaWords(plan.inputs_schema), ...schemaWords(plan.outputs_schema)]),
     details: join(plan.nodes.flatMap((n) => keysAndStrings(n.params, []))),

@@ -23,6 +23,8 @@ export interface ScoreSignals {
   lexical?: number;
   /** Word alignment of the task against the plan document (calibrated mode, word-vector embedders). */
   alignment?: number;
+  /** Match of the task against the plan's learned aliases as whole phrasings (calibrated mode, plans with aliases). */
+  alias?: number;
 }
 
 /** Default auto-run threshold of the membrane formula. */
@@ -77,7 +79,7 @@ export function scoreRecord(record: Scorable, now: Date, cosine?: number): { sco
 export function calibratedScoreRecord(
   record: Scorable,
   now: Date,
-  evidence: { match: number; cosine?: number; lexical?: number; alignment?: number },
+  evidence: { match: number; cosine?: number; lexical?: number; alignment?: number; alias?: number },
 ): { score: number; signals: ScoreSignals } {
   const signals: ScoreSignals = {
     applicability: evidence.match,
@@ -86,6 +88,7 @@ export function calibratedScoreRecord(
     ...(evidence.cosine === undefined ? {} : { cosine: evidence.cosine }),
     ...(evidence.lexical === undefined ? {} : { lexical: evidence.lexical }),
     ...(evidence.alignment === undefined ? {} : { alignment: evidence.alignment }),
+    ...(evidence.alias === undefined ? {} : { alias: evidence.alias }),
   };
   return { score: calibratedScore(signals.applicability, signals.success_rate, signals.recency), signals };
 }

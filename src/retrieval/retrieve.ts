@@ -11,6 +11,7 @@ import { memoryTypeSchema, trustContextSchema, type MemoryRecord, type TrustCont
 import { parseTsvector, lexicalMatch } from '../domain/lexical';
 import { planDocument } from '../domain/plan-document';
 import { contentWords } from '../domain/content-words';
+import { aliasMatch, exactCoverage } from '../domain/alias-match';
 import { calibratedScoreRecord, MEMBRANE_THRESHOLD, scoreRecord, select, type ScoreSignals, type Selection } from '../domain/scoring';
 import {
   CALIBRATED_THRESHOLD,
@@ -125,6 +126,9 @@ export function createRetriever(options: RetrieverOptions) {
       // Lexemes found in too many plans (corpus.frequent) still score but do not drive this scan.
       corpus && sql`(SELECT r.id FROM memory_records r, task_query t WHERE t.scan IS NOT NULL AND ${where}
           AND r.document @@ t.scan ORDER BY ts_rank(r.document, t.scan) DESC, r.id LIMIT ${pool})`,
+      // Plans whose learned aliases share a word with the task: a repeat of a learned task is always gathered.
+      corpus && sql`(SELECT r.id FROM memory_records r, task_query t WHERE t.scan IS NOT NULL AND ${where}
+          AND r.aliases_document @@ t.scan ORDER BY ts_rank(r.aliases_document, t.scan) DESC, r.id LIMIT ${pool})`,
       // The seed formula also ranks records without a usable embedding, by confidence.
       mode === 'membrane' &&
         sql`(SELECT r.id FROM memory_records r WHERE ${where} ${vector ? sql`AND r.embedding IS NULL` : sql``}
@@ -156,12 +160,11 @@ export function createRetriever(options: RetrieverOptions) {
     const plans = records.flatMap((record, i) => (record.payload.kind === 'plan_graph' ? [{ i, payload: record.payload }] : []));
     const documents = plans.map(({ i, payload }) => {
       const record = records[i]!;
-      const aliases = rows[i]!.aliases ?? [];
       // Everything the document is made of is in the key, so an edit never reads stale words.
-      const key = `${record.id}|${record.revision}|${record.updated_at}|${record.tags.join('|')}|${aliases.join('|')}`;
+      const key = `${record.id}|${record.revision}|${record.updated_at}|${record.tags.join('|')}`;
       let words = documentWordCache.get(key);
       if (!words) {
-        words = contentWords(Object.values(planDocument(payload, { tags: record.tags, aliases })).join(' '));
+        words = contentWords(Object.values(planDocument(payload, { tags: record.tags })).join(' '));
         if (documentWordCache.size >= DOCUMENT_WORD_CACHE) documentWordCache.clear();
         documentWordCache.set(key, words);
       }
@@ -173,23 +176,45 @@ export function createRetriever(options: RetrieverOptions) {
     return out;
   }
 
+  /**
+   * Each plan's match against its learned aliases as whole phrasings (calibrated mode; undefined
+   * without aliases): two-way word-vector coverage where the embedder offers it, else exact words.
+   */
+  async function aliasMatchesOf(task: string, rows: readonly CandidateRow[]): Promise<Array<number | undefined>> {
+    if (mode !== 'calibrated') return rows.map(() => undefined);
+    const taskWords = contentWords(task);
+    const aligner = denseOn ? embedder?.align?.bind(embedder) : undefined;
+    return Promise.all(
+      rows.map(async (row) => {
+        const aliases = row.aliases ?? [];
+        if (aliases.length === 0) return undefined;
+        const words = aliases.map((alias) => contentWords(alias));
+        if (!aligner) return aliasMatch(words.map((w) => exactCoverage(taskWords, w)), words.map((w) => exactCoverage(w, taskWords)));
+        const forward = await aligner(task, words);
+        const backward = await Promise.all(aliases.map(async (alias) => (await aligner(alias, [taskWords]))[0]!));
+        return aliasMatch(forward, backward);
+      }),
+    );
+  }
+
   /** Ranks the records matching a task for a caller, with the selection verdict. */
   async function rank(request: RetrieveRequest, now: Date): Promise<RetrieveResult> {
     const { task_descriptor, trust, memory_types, limit } = retrieveRequestSchema.parse(request);
     const query = await queryEmbedding(task_descriptor);
     const { rows, lexemes, corpus } = await gather(trust, [...new Set(memory_types)], candidatePoolSize(limit), task_descriptor, query);
     const records = rows.map(toMemoryRecord);
-    const alignments = await alignmentsOf(task_descriptor, rows, records);
+    const [alignments, aliasMatches] = await Promise.all([alignmentsOf(task_descriptor, rows, records), aliasMatchesOf(task_descriptor, rows)]);
     const evidence = rows.map((row, i) => {
       const cosine = row.distance == null || Number.isNaN(Number(row.distance)) ? undefined : 1 - Number(row.distance);
       const lexical = corpus ? lexicalMatch(lexemes, parseTsvector(row.document), corpus) : undefined;
-      return { record: records[i]!, cosine, lexical, alignment: alignments[i] };
+      return { record: records[i]!, cosine, lexical, alignment: alignments[i], alias: aliasMatches[i] };
     });
-    const matches = mode === 'calibrated' ? matchesOf(evidence, matchKind, options.fusion ?? 'weighted') : [];
+    // A plan matches a task as well as its document or one of its learned aliases does.
+    const matches = mode === 'calibrated' ? matchesOf(evidence, matchKind, options.fusion ?? 'weighted').map((m, i) => Math.max(m, evidence[i]!.alias ?? 0)) : [];
     const scored = evidence
-      .map(({ record, cosine, lexical, alignment }, i): ScoredCandidate => {
+      .map(({ record, cosine, lexical, alignment, alias }, i): ScoredCandidate => {
         const { score, signals } =
-          mode === 'membrane' ? scoreRecord(record, now, cosine) : calibratedScoreRecord(record, now, { match: matches[i]!, cosine, lexical, alignment });
+          mode === 'membrane' ? scoreRecord(record, now, cosine) : calibratedScoreRecord(record, now, { match: matches[i]!, cosine, lexical, alignment, alias });
         const redacted = visibility(record, trust) === 'redacted';
         return { record: redacted ? redact(record) : record, redacted, score, signals };
       })

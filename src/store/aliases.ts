@@ -1,16 +1,14 @@
 /**
  * Learned aliases: task phrasings a plan turned out to serve (a run picked by plan_id after
- * `needs_more` succeeded, or the plan was reinforced for a task). They join the plan document —
- * the lexical index regenerates itself, the dense embedding is recomputed here — so the next
- * request phrased the same way matches directly. Deduplicated (case and spacing ignored),
+ * `needs_more` succeeded, or the plan was reinforced for a task). Retrieval matches a task against
+ * them as whole phrasings (src/domain/alias-match.ts; their words are indexed in
+ * `aliases_document`), so the next request phrased the same way matches directly, without their
+ * incidental words drawing other requests to the plan. Deduplicated (case and spacing ignored),
  * bounded to the newest MAX_ALIASES, audited; not a revision of the plan.
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { memoryRecords } from '../db/schema';
-import type { PlanGraphPayload } from '../domain/records';
-import type { Embedder } from '../embeddings/embedder';
-import { planEmbeddingText } from './records';
 import { appendAudit } from './record-log';
 
 /** Most aliases a plan keeps; the oldest give way. */
@@ -38,29 +36,28 @@ export interface LearnResult {
   aliases: string[];
 }
 
-/** Creates the alias learner over a database and the embedder plans are embedded with. */
-export function createAliasLearner(db: Db, embedder?: Embedder) {
+/** Creates the alias learner over a database. */
+export function createAliasLearner(db: Db) {
   return {
     /**
-     * Adds a task descriptor to an active plan's aliases (no-op if known or not a plan), re-embeds
-     * the plan document and appends an audit `learn_alias` entry. Safe to repeat.
+     * Adds a task descriptor to an active plan's aliases (no-op if known or not a plan) and appends
+     * an audit `learn_alias` entry. Safe to repeat.
      */
     async learn(id: string, taskDescriptor: string, actor: string, source: string): Promise<LearnResult | undefined> {
       const alias = normaliseAlias(taskDescriptor);
       if (!alias) return undefined;
       return db.transaction(async (tx) => {
         const [row] = await tx
-          .select({ payload: memoryRecords.payload, aliases: memoryRecords.aliases, revision: memoryRecords.revision })
+          .select({ aliases: memoryRecords.aliases, revision: memoryRecords.revision })
           .from(memoryRecords)
           .where(and(eq(memoryRecords.id, id), eq(memoryRecords.type, 'plan_graph'), eq(memoryRecords.status, 'active')))
           .for('update');
         if (!row) return undefined;
         const aliases = withAlias(row.aliases, alias);
         if (!aliases) return { id, alias, learned: false, aliases: row.aliases };
-        const [embedding] = embedder ? await embedder.embed([planEmbeddingText(row.payload as PlanGraphPayload, aliases)]) : [undefined];
         await tx
           .update(memoryRecords)
-          .set({ aliases, updatedAt: sql`now()`, ...(embedding && { embedding, embedder: embedder!.name }) })
+          .set({ aliases, updatedAt: sql`now()` })
           .where(eq(memoryRecords.id, id));
         await appendAudit(tx, { id, action: 'learn_alias', actor, reason: source, revision: row.revision, details: { alias, aliases: aliases.length } });
         return { id, alias, learned: true, aliases };

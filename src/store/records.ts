@@ -109,9 +109,9 @@ export interface NewRecord {
   embedder?: string | null;
 }
 
-/** Text a plan is embedded by: its document, learned aliases included. */
-export function planEmbeddingText(payload: PlanGraphPayload, aliases: readonly string[] = []): string {
-  return documentEmbeddingText(planDocument(payload, { aliases }));
+/** Text a plan is embedded by: its document. */
+export function planEmbeddingText(payload: PlanGraphPayload): string {
+  return documentEmbeddingText(planDocument(payload));
 }
 
 /** Text a record is embedded by: a plan's document, a competence's skill and tools, an episode's timeline. */

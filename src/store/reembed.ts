@@ -8,7 +8,7 @@ import type { Db } from '../db/client';
 import { memoryRecords } from '../db/schema';
 import type { Payload } from '../domain/records';
 import type { Embedder } from '../embeddings/embedder';
-import { embeddingText, planEmbeddingText } from './records';
+import { embeddingText } from './records';
 
 const BATCH = 200;
 
@@ -21,14 +21,14 @@ export async function reembedRecords(db: Db, embedder: Embedder, options: { all?
   for (;;) {
     const stale = options.all ? undefined : isDistinctFrom(memoryRecords.embedder, embedder.name);
     const rows = await db
-      .select({ id: memoryRecords.id, payload: memoryRecords.payload, aliases: memoryRecords.aliases })
+      .select({ id: memoryRecords.id, payload: memoryRecords.payload })
       .from(memoryRecords)
       .where(and(gt(memoryRecords.id, after), stale))
       .orderBy(asc(memoryRecords.id))
       .limit(BATCH);
     if (rows.length === 0) return done;
     const page = rows.map((r) => ({ ...r, payload: r.payload as Payload }));
-    const texts = page.map((r) => (r.payload.kind === 'plan_graph' ? planEmbeddingText(r.payload, r.aliases) : embeddingText(r.payload)));
+    const texts = page.map((r) => embeddingText(r.payload));
     const vectors = await embedder.embed(texts);
     await db.execute(sql`UPDATE memory_records m SET embedding = v.embedding::vector, embedder = ${embedder.name}
       FROM unnest(${sql.param(page.map((r) => r.id))}::uuid[], ${sql.param(vectors.map((v) => `[${v.join(',')}]`))}::text[]) AS v(id, embedding)

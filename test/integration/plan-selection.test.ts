@@ -150,28 +150,60 @@ describe('calibrated decision', () => {
 });
 
 describe('learning aliases', () => {
-  it('reinforce with a task descriptor adds a deduplicated, bounded, audited alias to the document and the vector', async () => {
+  it('reinforce with a task descriptor adds a deduplicated, bounded, audited alias, indexed apart from the document', async () => {
     await reset();
     const [id] = await storeLabelled([LABELLED_PLANS.findIndex((p) => p.intent === 'purge_cdn_cache')]);
-    const reinforcer = createReinforcer(db, createAliasLearner(db, embedder));
-    const before = (await db.execute<{ embedding: string }>(sql`SELECT embedding::text FROM memory_records WHERE id = ${id!}::uuid`)).rows[0]!.embedding;
+    const reinforcer = createReinforcer(db, createAliasLearner(db));
+    const stored = async () =>
+      (await db.execute<{ aliases: string[]; embedding: string; revision: number; document: string; aliases_document: string }>(
+        sql`SELECT aliases, embedding::text, revision, document::text, aliases_document::text FROM memory_records WHERE id = ${id!}::uuid`,
+      )).rows[0]!;
+    const before = await stored();
     const first = await reinforcer.reinforce(id!, 'agent-7', { task_descriptor: '  the  homepage banner is   outdated ' });
     expect(first.learned_alias).toBe('the homepage banner is outdated');
     const again = await reinforcer.reinforce(id!, 'agent-7', { task_descriptor: 'The homepage banner is outdated' });
     expect(again.learned_alias).toBeUndefined();
-    const row = (await db.execute<{ aliases: string[]; embedding: string; revision: number }>(sql`SELECT aliases, embedding::text, revision FROM memory_records WHERE id = ${id!}::uuid`)).rows[0]!;
+    const row = await stored();
     expect(row.aliases).toEqual(['the homepage banner is outdated']);
     expect(row.revision).toBe(1);
-    expect(row.embedding).not.toBe(before);
-    expect((await documentOf(id!)).document).toMatch(/'banner':\d+A/);
+    // The plan's own document and vector are untouched; the alias's words are indexed on their own.
+    expect(row.embedding).toBe(before.embedding);
+    expect(row.document).toBe(before.document);
+    expect(row.aliases_document).toMatch(/'banner'/);
     const audit = await createRecordStore(db).audit(id!);
     expect(audit.filter((a) => a.action === 'learn_alias')).toHaveLength(1);
     expect(audit.find((a) => a.action === 'learn_alias')).toMatchObject({ actor: 'agent-7', reason: 'reinforced for a task' });
-    const learner = createAliasLearner(db, embedder);
+    const learner = createAliasLearner(db);
     for (let i = 0; i < MAX_ALIASES + 3; i++) await learner.learn(id!, `phrasing number ${i}`, 'agent-7', 'test');
     const bounded = (await db.execute<{ aliases: string[] }>(sql`SELECT aliases FROM memory_records WHERE id = ${id!}::uuid`)).rows[0]!.aliases;
     expect(bounded).toHaveLength(MAX_ALIASES);
     expect(bounded.at(-1)).toBe(`phrasing number ${MAX_ALIASES + 2}`);
+  });
+
+  it('a learned task and its near repeats find the plan, confidently; other tasks rank as before', async () => {
+    await reset();
+    const ids = await storeLabelled(allIndices);
+    const target = LABELLED_PLANS.findIndex((p) => p.intent === 'export_table_to_csv');
+    const task = "finance wants last month's orders as a spreadsheet";
+    const retriever = () => createRetriever({ db, embedder });
+    const ask = async (text: string) => (await retriever().retrieve({ task_descriptor: text, trust: publicTrust, limit: 100 }));
+    const top = async (text: string) => (await ask(text)).candidates.filter((c) => isSelectable(c, publicTrust))[0]!.record.id;
+    const others = LABELLED_PLANS.flatMap((plan, i) => (i === target ? [] : [...plan.phrasings.paraphrase, ...plan.phrasings.domain]));
+    const othersBefore = await Promise.all(others.map(top));
+    const unlearned = await ask(task);
+    expect(unlearned.candidates[0]!.record.id === ids[target] && !unlearned.selection.needs_more).toBe(false);
+
+    await createAliasLearner(db).learn(ids[target]!, task, 'agent-7', 'test');
+    const repeat = await ask(task);
+    expect(repeat.candidates[0]!.record.id).toBe(ids[target]);
+    expect(repeat.candidates[0]!.signals.alias).toBe(1);
+    expect(repeat.selection.needs_more).toBe(false);
+    // A near repeat (another month, another team) still matches the alias well above the plan's document.
+    const near = await ask("accounting wants this month's orders as a spreadsheet");
+    expect(near.candidates[0]!.record.id).toBe(ids[target]);
+    expect(near.candidates[0]!.signals.alias).toBeGreaterThan(near.candidates[0]!.signals.lexical! * 0.6 + near.candidates[0]!.signals.alignment! * 0.4);
+    // The alias's incidental words ("orders") draw no other plan's phrasings to it.
+    expect(await Promise.all(others.map(top))).toEqual(othersBefore);
   });
 
   it('vectors another embedder made are not compared until embeddings rebuild re-embeds them', async () => {

@@ -12,6 +12,9 @@ import {
 } from '../../src/domain/selection';
 import { MAX_ALIASES, normaliseAlias, withAlias } from '../../src/store/aliases';
 import { knownParts } from '../../src/embeddings/semantic-embedder';
+import { aliasMatch, ALIAS_FLOOR, exactCoverage } from '../../src/domain/alias-match';
+import { learningFolds } from '../../bench/selection/learning';
+import { labelledQueries } from '../../bench/selection/labelled-set';
 
 describe('lexical match (BM25F)', () => {
   it('parses tsvector text with section weights', () => {
@@ -63,9 +66,9 @@ describe('fusion, score and confidence', () => {
 describe('plan document and aliases', () => {
   it('splits identifiers and drops templates', () => {
     expect(documentWords('refreshStaging_fromProd {{inputs.db}}/x')).toBe('refresh Staging from Prod x');
-    const doc = planDocument({ intent: 'a_b', nodes: [{ id: 'n', op: 'pg.dump', params: { k: 'v' }, guards: {} }], inputs_schema: {}, outputs_schema: {} }, { aliases: ['c d'] });
-    expect(doc).toEqual({ name: 'a b c d', about: '', structure: 'pg dump', details: 'k v' });
-    expect(documentEmbeddingText(doc)).toBe('a b c d a b c d pg dump');
+    const doc = planDocument({ intent: 'a_b', nodes: [{ id: 'n', op: 'pg.dump', params: { k: 'v' }, guards: {} }], inputs_schema: {}, outputs_schema: {} }, { tags: ['c d'] });
+    expect(doc).toEqual({ name: 'a b', about: 'c d', structure: 'pg dump', details: 'k v' });
+    expect(documentEmbeddingText(doc)).toBe('a b a b c d pg dump');
   });
 
   it('aliases are normalised, deduplicated case-insensitively and bounded to the newest', () => {
@@ -82,5 +85,37 @@ describe('plan document and aliases', () => {
     expect(knownParts(vectors, 'deploys')).toEqual([9]);
     expect(knownParts(vectors, 'healthcheck')).toEqual([5, 7]);
     expect(knownParts(vectors, 'zzqx')).toEqual([]);
+  });
+});
+
+describe('alias match', () => {
+  it("is the best alias's two-way coverage, rescaled above the floor", () => {
+    expect(aliasMatch([1], [1])).toBe(1);
+    expect(aliasMatch([], [])).toBe(0);
+    // One-sided coverage (the task is a few words of a long alias) is halved by the other side.
+    expect(aliasMatch([1], [0.2])).toBeCloseTo((0.6 - ALIAS_FLOOR) / (1 - ALIAS_FLOOR), 12);
+    expect(aliasMatch([0.4], [0.5])).toBe(0);
+    expect(aliasMatch([0.3, 0.9], [0.3, 0.8])).toBeCloseTo((0.85 - ALIAS_FLOOR) / (1 - ALIAS_FLOOR), 12);
+  });
+
+  it('exact coverage is the share of words found verbatim', () => {
+    expect(exactCoverage(['a', 'b', 'c', 'd'], ['b', 'd', 'x'])).toBe(0.5);
+    expect(exactCoverage([], ['a'])).toBe(0);
+  });
+});
+
+describe('learning folds', () => {
+  it('each fold learns one paraphrase and one domain phrasing per plan and asks the others', () => {
+    const queries = labelledQueries();
+    const folds = learningFolds(queries);
+    expect(folds.length).toBeGreaterThanOrEqual(2);
+    for (const fold of folds) {
+      expect(fold.learned.some((q) => q.kind === 'label')).toBe(false);
+      expect(fold.learned.filter((q) => q.plan === 0).map((q) => q.kind).sort()).toEqual(['domain', 'paraphrase']);
+      expect(fold.asked.some((q) => fold.learned.includes(q))).toBe(false);
+    }
+    // Every learnable phrasing is learned in exactly one fold.
+    const learned = folds.flatMap((f) => f.learned);
+    expect(new Set(learned).size).toBe(learned.length);
   });
 });

@@ -14,7 +14,7 @@ export const scoredCandidateSchema = z.object({
   record: z.union([memoryRecordSchema, redactedRecordSchema]),
   redacted: z.boolean(),
   score: z.number(),
-  /** applicability = the fused match (calibrated mode) or (cosine+1)/2 (membrane); cosine, lexical and alignment are the raw evidence. */
+  /** applicability = the fused match (calibrated mode) or (cosine+1)/2 (membrane); cosine, lexical, alignment and alias are the raw evidence. */
   signals: z.object({
     applicability: z.number(),
     success_rate: z.number(),
@@ -22,6 +22,8 @@ export const scoredCandidateSchema = z.object({
     cosine: z.number().optional(),
     lexical: z.number().optional(),
     alignment: z.number().optional(),
+    /** Match against the plan's learned aliases as whole phrasings; present for plans with aliases (calibrated mode). */
+    alias: z.number().optional(),
   }),
 });
 export const retrieveResponseSchema = z.object({

@@ -63,7 +63,8 @@ export function formatRetrieval(result: RetrieveResult, explain = false): string
     const s = c.signals;
     const head = `${String(i + 1).padStart(2)}. ${c.score.toFixed(3)}  ${c.record.id}  ${candidateLabel(c)}`;
     if (!explain) return `${head}  (applicability ${s.applicability.toFixed(2)}, success ${s.success_rate.toFixed(2)}, recency ${s.recency.toFixed(2)})`;
-    return `${head}\n      lexical ${f2(s.lexical)}  words ${f2(s.alignment)}  dense ${f2(s.cosine)}  match ${f2(s.applicability)}  success ${f2(s.success_rate)}  recency ${f2(s.recency)}`;
+    const alias = s.alias === undefined ? '' : `  alias ${f2(s.alias)}`;
+    return `${head}\n      lexical ${f2(s.lexical)}  words ${f2(s.alignment)}  dense ${f2(s.cosine)}${alias}  match ${f2(s.applicability)}  success ${f2(s.success_rate)}  recency ${f2(s.recency)}`;
   });
   lines.push(explain ? describeDecision(result) : `selection confidence ${result.selection.confidence.toFixed(3)} (threshold ${result.selection.threshold})${result.selection.needs_more ? ': needs more' : ''}`);
   return lines.join('\n');
@@ -74,7 +75,7 @@ export function registerRetrieveCommand(program: Command): void {
     .option('--limit <n>', 'how many candidates', '10')
     .option('--types <types...>', `memory types (${MEMORY_TYPES.join(', ')})`, ['plan_graph'])
     .option('--json', 'print JSON')
-    .option('--explain', 'show each candidate\'s lexical, word-alignment, dense and fused match, success, recency, and the decision')
+    .option('--explain', 'show each candidate\'s lexical, word-alignment, dense, learned-alias and fused match, success, recency, and the decision')
     .action(async (task: string, options: TrustFlags & { limit: string; types: string[]; json?: boolean; explain?: boolean }) => {
       const config = configFromEnv();
       const trust = trustFromFlags(options);
