@@ -172,7 +172,7 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
       update: (fields) => Object.assign(run.status.get(node.id)!, fields),
     }));
     run.markRunning(node.id, now(), composite && isSubPlanNode(node) ? undefined : local ? 'local' : 'activity');
-    return composite ?? (() => activityWork(run, node, local)());
+    return composite ?? (() => activityWork(run, node, local, !current)());
   };
 
   const scheduler = new NodeScheduler({
