@@ -18,8 +18,16 @@ const now = () => new Date().toISOString();
 /** A duration as Temporal timers take it: milliseconds or a string such as "5m". */
 type Duration = Parameters<typeof sleep>[0];
 
-/** A node's work as one activity (or local activity) of its op, its params resolved now. */
-export function activityWork(run: PlanRun, node: PlanNode, local: boolean): () => Promise<CompositeResult> {
+/** What a node's work ends with: an activity's own result, or a composite node's. */
+export type NodeResult = CompositeResult | NodeActivityResult;
+
+/**
+ * A node's work as one activity (or local activity) of its op, its params resolved now. Runs
+ * started before the combined patch (plan-executor.ts) and partitions map the activity's result
+ * in a reaction of its own, which shifts when the node settles: their recorded command order
+ * depends on it. New runs settle on the activity's promise itself, one promise fewer per node.
+ */
+export function activityWork(run: PlanRun, node: PlanNode, local: boolean, mapResult: boolean): () => Promise<NodeResult> {
   const activityInput: NodeActivityInput = {
     node_id: node.id,
     params: resolveTemplates(node.params, run.scopeFor(node.id), run.index.nodeIds) as Record<string, unknown>,
@@ -30,7 +38,7 @@ export function activityWork(run: PlanRun, node: PlanNode, local: boolean): () =
     (local
       ? scheduleLocalActivity<NodeActivityResult>(node.op, [activityInput], localActivityOptions(node))
       : scheduleActivity<NodeActivityResult>(node.op, [activityInput], activityOptions(node)));
-  return () => schedule().then((r) => ({ output: r.output, attempts: r.attempt }));
+  return mapResult ? () => schedule().then((r) => ({ output: r.output, attempts: r.attempt })) : schedule;
 }
 
 export interface SchedulerOptions {
@@ -38,7 +46,7 @@ export interface SchedulerOptions {
   failFast: boolean;
   maxParallel: number;
   /** Marks the node started and returns its work, which runs in the node's own cancellation scope. */
-  start(node: PlanNode): () => Promise<CompositeResult>;
+  start(node: PlanNode): () => Promise<NodeResult>;
   /** Settles a ready node without running it (a resumed run's reused output); true when it did. */
   settle?(node: PlanNode): boolean;
   /** `patched(SHARED_SCOPE_PATCH)`, asked by the caller in the run's first activation. */
@@ -84,8 +92,9 @@ export class NodeScheduler {
     if (this.options.failFast && !node.policy?.continue_on_error) this.abort({ type: error.type, message: `node "${node.id}" failed: ${error.message}` });
   }
 
-  private succeeded(node: PlanNode, result: CompositeResult): void {
-    if (result.error) this.failed(node, result.error, result.attempts, result.output);
+  private succeeded(node: PlanNode, result: NodeResult): void {
+    if ('attempt' in result) this.options.run.finish(node.id, 'succeeded', now(), { output: result.output, attempts: result.attempt });
+    else if (result.error) this.failed(node, result.error, result.attempts, result.output);
     else this.options.run.finish(node.id, 'succeeded', now(), { output: result.output, attempts: result.attempts });
   }
 

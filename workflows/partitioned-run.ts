@@ -105,7 +105,7 @@ export async function partitionedRun(input: PartitionedRunInput): Promise<RunSta
     start: (node) => {
       const local = runsLocally(node, localOps);
       partitionRun.markRunning(node.id, now(), local ? 'local' : 'activity');
-      return activityWork(partitionRun, node, local);
+      return activityWork(partitionRun, node, local, true);
     },
   });
   const sleepFor = carried.deadline_ms === undefined ? undefined : Math.max(1, carried.deadline_ms - Date.now());

@@ -67,6 +67,12 @@ const now = () => new Date().toISOString();
  */
 const PATCHES = {
   /**
+   * Asked first by every run: implies every patch below and SHARED_SCOPE_PATCH, so a new run
+   * records one patch marker (and one TemporalChangeVersion upsert, which the SDK adds to each)
+   * instead of up to five. Runs started before it ask the individual patches, as they recorded.
+   */
+  combined: 'executor-combined-1',
+  /**
    * Nodes of local ops, or with `policy.execution: "local"`, run as local activities, and the run's
    * outcome is recorded by a local activity in the final workflow task. One marker for both.
    */
@@ -110,14 +116,16 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
   setHandler(statusQuery, status);
   desk.install();
 
-  const checked = parsePlanGraph(payload);
+  const checked = parsePlanGraph(payload, { once: true });
   if (!checked.ok) {
     const lines = checked.issues.map((i) => `${i.code} at ${i.path}: ${i.message}`);
     throw ApplicationFailure.create({ type: NODE_ERROR_TYPES.invalidPlan, message: lines.join('\n'), nonRetryable: true, details: [checked.issues] });
   }
-  // Runs started on this code run cheap nodes and the bookkeeping as local activities (see PATCHES).
-  const localExecution = patched(PATCHES.localExecution);
-  const sharedScope = patched(SHARED_SCOPE_PATCH);
+  // Runs started on this code take every patched path (see PATCHES); older runs ask each patch.
+  const current = patched(PATCHES.combined);
+  const has = (patch: string) => current || patched(patch);
+  const localExecution = has(PATCHES.localExecution);
+  const sharedScope = has(SHARED_SCOPE_PATCH);
   // Map and sub-plan nodes (composite-nodes.ts): sub-plans are pinned, or the run refused, here.
   const composites = await prepareComposites(input, payload);
   // A starter that opened the run row and checked inputs and ops passes the answer (`begun`, which
@@ -136,7 +144,7 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
       ...(input.resume ? { resumed_from: input.resume.workflow_id } : {}),
     }));
   // Only a resumed run asks: runs without `resume` never record this marker.
-  const resume = input.resume && patched(PATCHES.resume) ? input.resume : undefined;
+  const resume = input.resume && has(PATCHES.resume) ? input.resume : undefined;
   const localOps = new Set(begun?.local_ops ?? []);
   const runLocally = (node: PlanNode) => localExecution && runsLocally(node, localOps);
 
@@ -164,7 +172,7 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
       update: (fields) => Object.assign(run.status.get(node.id)!, fields),
     }));
     run.markRunning(node.id, now(), composite && isSubPlanNode(node) ? undefined : local ? 'local' : 'activity');
-    return composite ?? (() => activityWork(run, node, local)());
+    return composite ?? (() => activityWork(run, node, local, !current)());
   };
 
   const scheduler = new NodeScheduler({
@@ -172,7 +180,7 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
     failFast,
     maxParallel,
     sharedScope,
-    start: (node) => (node.op === APPROVAL_OP && patched(PATCHES.approvals) ? startApproval(node) : startWork(node)),
+    start: (node) => (node.op === APPROVAL_OP && has(PATCHES.approvals) ? startApproval(node) : startWork(node)),
     // A resumed run settles the nodes it reuses; own properties only: a node may be called "constructor".
     settle: (node) => {
       const reused = resume && Object.prototype.hasOwnProperty.call(resume.reused, node.id) ? resume.reused[node.id] : undefined;
@@ -185,7 +193,7 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
   const cancelled = await scheduler.complete(timeout, String(timeout), async () => {
     // `requires_approval`: nothing starts until the gate is approved; a rejection or timeout fails the run.
     const gate = runGate(payload);
-    if (gate && patched(PATCHES.runGate)) {
+    if (gate && has(PATCHES.runGate)) {
       const refused = await desk.wait(RUN_GATE_ID, gate.prompt, gate.timeoutMs).then(
         () => undefined,
         (err: unknown) => {

@@ -264,9 +264,17 @@ export function formatPath(path: readonly PropertyKey[]): string {
 
 export type PlanParseResult = { ok: true; plan: PlanGraphPayload } | { ok: false; issues: PlanIssue[] };
 
+export interface ParseOptions extends ValidateOptions {
+  /**
+   * The schema is parsed once (the workflow sandbox builds fresh schemas for every run): skip zod's
+   * compiled fast path, whose compilation costs more than one parse saves.
+   */
+  once?: boolean;
+}
+
 /** Parses untrusted JSON into a plan graph and validates it: the one entry point for plan input. */
-export function parsePlanGraph(input: unknown, options: ValidateOptions = {}): PlanParseResult {
-  const parsed = planGraphPayloadSchema.safeParse(input);
+export function parsePlanGraph(input: unknown, options: ParseOptions = {}): PlanParseResult {
+  const parsed = planGraphPayloadSchema.safeParse(input, options.once ? { jitless: true } : undefined);
   if (!parsed.success) return { ok: false, issues: schemaIssues(parsed.error) };
   const issues = validatePlanGraph(parsed.data, options);
   return issues.length > 0 ? { ok: false, issues } : { ok: true, plan: parsed.data };

@@ -22,6 +22,13 @@ const BEFORE_SHARED_SCOPE = ['approvals', 'cancellation', 'chain', 'fail-fast', 
  * and must replay so (patch `executor-run-gate`).
  */
 const BEFORE_RUN_GATE = ['requires-approval-before-gate'];
+/**
+ * Recorded while runs asked each executor patch on its own: they must keep doing so (new runs ask
+ * the one patch `executor-combined-1` that implies them, workflows/plan-executor.ts).
+ */
+const BEFORE_COMBINED_PATCH = ['approval-rejected', 'approvals', 'cancellation', 'chain', 'local-nodes', 'map', 'opened-by-starter', 'resumed', 'sub-plan'].map(
+  (s) => `${s}-before-combined-patch`,
+);
 
 beforeAll(() => installQuietReplayRuntime());
 
@@ -29,7 +36,7 @@ const files = historyFiles();
 
 describe('committed histories replay against the current workflow code', () => {
   it('has a history for every representative scenario', () => {
-    expect(files.map((f) => f.replace(/\.json$/, ''))).toEqual(expect.arrayContaining([...SCENARIOS, ...BEFORE_LOCAL_NODES, ...BEFORE_SHARED_SCOPE, ...BEFORE_RUN_GATE]));
+    expect(files.map((f) => f.replace(/\.json$/, ''))).toEqual(expect.arrayContaining([...SCENARIOS, ...BEFORE_LOCAL_NODES, ...BEFORE_SHARED_SCOPE, ...BEFORE_RUN_GATE, ...BEFORE_COMBINED_PATCH]));
   });
 
   it('replays every history without nondeterminism', async () => {
