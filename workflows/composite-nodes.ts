@@ -29,14 +29,20 @@ export interface Composites {
   pins: Record<string, SubPlanPin> | undefined;
 }
 
+/** A plan without map or sub-plan nodes asks no patch and pins nothing. */
+export const NO_COMPOSITES: Composites = { maps: false, pins: undefined };
+
+export const hasComposites = (payload: PlanGraphPayload) => payload.nodes.some((n) => n.for_each !== undefined || isSubPlanNode(n));
+
 /**
  * Turns on what the plan uses and pins its sub-plans (refusing cycles and plans the caller may
- * not run: the run then fails before it opens its run row).
+ * not run: the run then fails before it opens its run row). A `versioned` run (EXECUTOR_VERSION)
+ * takes both features without asking their patches.
  */
-export async function prepareComposites(input: PlanRunInput, payload: PlanGraphPayload): Promise<Composites> {
-  const maps = payload.nodes.some((n) => n.for_each !== undefined) && patched(COMPOSITE_PATCHES.mapNodes);
+export async function prepareComposites(input: PlanRunInput, payload: PlanGraphPayload, versioned: boolean): Promise<Composites> {
+  const maps = payload.nodes.some((n) => n.for_each !== undefined) && (versioned || patched(COMPOSITE_PATCHES.mapNodes));
   const subPlanNodes = payload.nodes.filter(isSubPlanNode);
-  const subPlans = subPlanNodes.length > 0 && patched(COMPOSITE_PATCHES.subPlans);
+  const subPlans = subPlanNodes.length > 0 && (versioned || patched(COMPOSITE_PATCHES.subPlans));
   const pins = subPlans
     ? await pinSubPlans({ record_id: input.plan.record_id, nodes: subPlanNodes, trust: input.trust, ancestors: input.ancestors })
     : undefined;

@@ -176,7 +176,7 @@ export class NodeScheduler {
   async complete(timeout: Duration | undefined, timeoutText: string, first?: () => Promise<void>): Promise<unknown> {
     const { run } = this.options;
     try {
-      await first?.();
+      if (first) await first();
       if (this.options.sharedScope) await this.pumpInScope();
       else this.pump();
       const allDone = condition(() => run.done || (this.aborting !== undefined && run.running === 0));

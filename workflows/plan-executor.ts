@@ -32,7 +32,7 @@ import {
 import { APPROVAL_OP, approvalParams, RUN_GATE_ID, runGate } from '../src/domain/approvals';
 import { workerOps } from '../src/domain/run-begin';
 import { ApprovalDesk } from './approvals';
-import { compositeRunner, prepareComposites } from './composite-nodes';
+import { compositeRunner, hasComposites, NO_COMPOSITES, prepareComposites } from './composite-nodes';
 import type { CompositeResult } from './map-node';
 import { describeFailure } from './node-failure';
 import { activityWork, NodeScheduler, SHARED_SCOPE_PATCH } from './node-scheduler';
@@ -116,18 +116,21 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
   setHandler(statusQuery, status);
   desk.install();
 
-  const checked = parsePlanGraph(payload, { once: true });
-  if (!checked.ok) {
+  // A starter that opened the run (`begun`) validated the plan just before; other starters may not have.
+  const checked = input.begun ? undefined : parsePlanGraph(payload, { once: true });
+  if (checked && !checked.ok) {
     const lines = checked.issues.map((i) => `${i.code} at ${i.path}: ${i.message}`);
     throw ApplicationFailure.create({ type: NODE_ERROR_TYPES.invalidPlan, message: lines.join('\n'), nonRetryable: true, details: [checked.issues] });
   }
-  // Runs started on this code take every patched path (see PATCHES); older runs ask each patch.
-  const current = patched(PATCHES.combined);
+  // Runs started on this code take every patched path (see PATCHES), without a marker when the
+  // starter passed the executor version; older runs ask each patch, as they recorded.
+  const versioned = (input.executor_version ?? 0) >= 1;
+  const current = versioned || patched(PATCHES.combined);
   const has = (patch: string) => current || patched(patch);
   const localExecution = has(PATCHES.localExecution);
   const sharedScope = has(SHARED_SCOPE_PATCH);
   // Map and sub-plan nodes (composite-nodes.ts): sub-plans are pinned, or the run refused, here.
-  const composites = await prepareComposites(input, payload);
+  const composites = hasComposites(payload) ? await prepareComposites(input, payload, versioned) : NO_COMPOSITES;
   // A starter that opened the run row and checked inputs and ops passes the answer (`begun`, which
   // runs started before it never carry): the first workflow task then runs no local activity.
   const begun =
@@ -190,20 +193,22 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
   });
 
   const timeout = payload.constraints.timeout;
-  const cancelled = await scheduler.complete(timeout, String(timeout), async () => {
-    // `requires_approval`: nothing starts until the gate is approved; a rejection or timeout fails the run.
-    const gate = runGate(payload);
-    if (gate && has(PATCHES.runGate)) {
-      const refused = await desk.wait(RUN_GATE_ID, gate.prompt, gate.timeoutMs).then(
-        () => undefined,
-        (err: unknown) => {
-          if (isCancellation(err)) throw err;
-          return describeFailure(err).error;
-        },
-      );
-      if (refused) scheduler.abort(refused);
-    }
-  });
+  // `requires_approval`: nothing starts until the gate is approved; a rejection or timeout fails the run.
+  const gate = runGate(payload);
+  const awaitGate =
+    gate && has(PATCHES.runGate)
+      ? async () => {
+          const refused = await desk.wait(RUN_GATE_ID, gate.prompt, gate.timeoutMs).then(
+            () => undefined,
+            (err: unknown) => {
+              if (isCancellation(err)) throw err;
+              return describeFailure(err).error;
+            },
+          );
+          if (refused) scheduler.abort(refused);
+        }
+      : undefined;
+  const cancelled = await scheduler.complete(timeout, String(timeout), awaitGate);
   const aborting = scheduler.aborting;
 
   finishedAt = now();

@@ -32,6 +32,8 @@ export async function runSubPlanNode(ctx: SubPlanContext): Promise<CompositeResu
     trust: parent.trust,
     task_descriptor: parent.task_descriptor,
     ancestors: [...(parent.ancestors ?? []), parent.plan.record_id],
+    // The parent's starter chose the executor version; runs started without one pass none.
+    ...(parent.executor_version !== undefined ? { executor_version: parent.executor_version } : {}),
   };
   ctx.onStarted({ workflow_id: workflowId, plan_record_id: pin.record_id, plan_revision: pin.revision });
   try {

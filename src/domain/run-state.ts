@@ -63,7 +63,21 @@ export interface PlanRunInput {
    * skips its `beginRun` local activity (docs/execution.md#starting-a-run).
    */
   begun?: RunBegun;
+  /**
+   * The executor behaviour the starter asks for (EXECUTOR_VERSION when it started the run). A run
+   * that carries it takes every path the executor's patches guard without asking `patched()`.
+   */
+  executor_version?: number;
 }
+
+/**
+ * What a run started now carries as `executor_version`. Version 1: every path behind the
+ * executor's patches up to `executor-combined-1`, the map and sub-plan patches included, taken
+ * without a patch marker (each marker costs an event and a TemporalChangeVersion search-attribute
+ * upsert in every run). Runs without it ask the patches, as their histories recorded. Workers
+ * must know a version before starters send it (docs/workflow-changes.md#versioned-input).
+ */
+export const EXECUTOR_VERSION = 1;
 
 /** What a resumed run takes from the run it resumes: the succeeded nodes it does not run again. */
 export interface ResumeFrom {

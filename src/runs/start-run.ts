@@ -9,7 +9,7 @@ import { DEFAULT_NODE_OUTPUT_LIMIT_BYTES, DEFAULT_RUN_INPUT_LIMIT_BYTES } from '
 import { formatPath, validatePlanGraph } from '../domain/graph';
 import { jsonProblem } from '../domain/json-limits';
 import type { MemoryRecord, PlanGraphPayload, TrustContext } from '../domain/records';
-import type { PartitionedRunInput, PlanRunInput, ResumeFrom } from '../domain/run-state';
+import { EXECUTOR_VERSION, type PartitionedRunInput, type PlanRunInput, type ResumeFrom } from '../domain/run-state';
 import type { planExecutorWorkflow } from '../../workflows/plan-executor';
 import { DomainError, type ErrorCode } from '../domain/errors';
 import { subPlanTargets, walkSubPlans, SUB_PLAN_ERROR_TYPES } from '../domain/sub-plan';
@@ -156,7 +156,13 @@ export async function startPlanRun(options: StartRunOptions): Promise<WorkflowHa
   const begun: RunBegun | undefined = opener && !partitioned && !options.resume ? { local_ops: workerOps(payload).filter((op) => opener.registry.get(op)?.local === true) } : undefined;
   const input: PlanRunInput | PartitionedRunInput = partitioned
     ? { ...common, partitioned: partitionedSpec(record, payload, partitionNodes, options.outputLimitBytes ?? DEFAULT_NODE_OUTPUT_LIMIT_BYTES, inputs) }
-    : { ...common, plan: { record_id: record.id, revision: record.revision, payload }, ...(options.resume ? { resume: options.resume } : {}), ...(begun ? { begun } : {}) };
+    : {
+        ...common,
+        plan: { record_id: record.id, revision: record.revision, payload },
+        executor_version: EXECUTOR_VERSION,
+        ...(options.resume ? { resume: options.resume } : {}),
+        ...(begun ? { begun } : {}),
+      };
   const handle = await startExecutor(options, payload, input);
   if (begun) {
     // After the start (the run id is the row's key); the workflow's outcome, should it come first,

@@ -73,6 +73,9 @@ describe('runPlan and followRun', () => {
     // Local activities: the local nodes and recordRunOutcome; no beginRun (a worker-opened run has one more).
     const localActivities = (history.events ?? []).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity');
     expect(localActivities).toHaveLength(status.nodes.filter((n) => n.execution === 'local').length + 1);
+    // The starter passed the executor version: no patch marker and no TemporalChangeVersion upsert.
+    const versioning = (history.events ?? []).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch' || e.upsertWorkflowSearchAttributesEventAttributes);
+    expect(versioning).toEqual([]);
     const rows = await ctx.db.execute<{ status: string; started_at: string }>(sql`SELECT status, started_at FROM plan_runs WHERE plan_id = ${started.record.id}`);
     expect(rows.rows).toHaveLength(1);
     expect(rows.rows[0]).toMatchObject({ status: 'succeeded' });

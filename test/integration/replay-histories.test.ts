@@ -29,6 +29,13 @@ const BEFORE_RUN_GATE = ['requires-approval-before-gate'];
 const BEFORE_COMBINED_PATCH = ['approval-rejected', 'approvals', 'cancellation', 'chain', 'local-nodes', 'map', 'opened-by-starter', 'resumed', 'sub-plan'].map(
   (s) => `${s}-before-combined-patch`,
 );
+/**
+ * Recorded while every new run still asked `executor-combined-1` (and the map and sub-plan patches):
+ * runs without `executor_version` in their input must keep doing so (src/domain/run-state.ts).
+ */
+const BEFORE_EXECUTOR_VERSION = [
+  'approval-rejected', 'approvals', 'cancellation', 'chain', 'fail-fast', 'fan-out', 'guards-skips', 'local-nodes', 'map', 'map-chunks', 'opened-by-starter', 'resumed', 'retries', 'sub-plan',
+].map((s) => `${s}-before-executor-version`);
 
 beforeAll(() => installQuietReplayRuntime());
 
@@ -36,7 +43,7 @@ const files = historyFiles();
 
 describe('committed histories replay against the current workflow code', () => {
   it('has a history for every representative scenario', () => {
-    expect(files.map((f) => f.replace(/\.json$/, ''))).toEqual(expect.arrayContaining([...SCENARIOS, ...BEFORE_LOCAL_NODES, ...BEFORE_SHARED_SCOPE, ...BEFORE_RUN_GATE, ...BEFORE_COMBINED_PATCH]));
+    expect(files.map((f) => f.replace(/\.json$/, ''))).toEqual(expect.arrayContaining([...SCENARIOS, ...BEFORE_LOCAL_NODES, ...BEFORE_SHARED_SCOPE, ...BEFORE_RUN_GATE, ...BEFORE_COMBINED_PATCH, ...BEFORE_EXECUTOR_VERSION]));
   });
 
   it('replays every history without nondeterminism', async () => {
