@@ -42,6 +42,8 @@ export interface SequentialBaselineInput {
   params?: Record<string, unknown>;
   /** Also open and close a run row for this plan record, exactly as the executor does. */
   bookkeepingFor?: string;
+  /** The starter opened the run row, as `startPlanRun` does: the workflow only records the outcome. */
+  openedByStarter?: boolean;
 }
 
 /**
@@ -52,7 +54,7 @@ export interface SequentialBaselineInput {
 export async function sequentialOpsBaselineWorkflow(input: SequentialBaselineInput): Promise<number> {
   const info = workflowInfo();
   const run = { plan_record_id: input.bookkeepingFor ?? '', plan_revision: 1, workflow_id: info.workflowId, run_id: info.runId, started_at: info.runStartTime.toISOString() };
-  if (input.bookkeepingFor) await beginRun({ ...run, inputs_schema: {}, inputs: {}, ops: [input.op] });
+  if (input.bookkeepingFor && !input.openedByStarter) await beginRun({ ...run, inputs_schema: {}, inputs: {}, ops: [input.op] });
   for (let i = 1; i <= input.count; i++) await callOp(input.op, `n${String(i).padStart(3, '0')}`, input.params ?? {});
   if (input.bookkeepingFor) {
     const finishedAt = new Date();
