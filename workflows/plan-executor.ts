@@ -10,6 +10,7 @@ import {
   patched,
   proxyActivities,
   proxyLocalActivities,
+  proxySinks,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -21,11 +22,14 @@ import { resolveTemplates } from '../src/domain/refs';
 import { isSubPlanNode } from '../src/domain/sub-plan';
 import {
   NODE_ERROR_TYPES,
+  OUTCOME_SINK_VERSION,
   statusQuery,
   isPartitionedRun,
   type NodeError,
   type PartitionedRunInput,
   type PlanRunInput,
+  type RunOutcome,
+  type RunOutcomeSinks,
   type RunState,
   type RunStatus,
 } from '../src/domain/run-state';
@@ -55,6 +59,8 @@ const { recordRunOutcome: recordRunOutcomeLocally } = proxyLocalActivities<RunAc
   localRetryThreshold: '5s',
   retry: OUTCOME_RETRY,
 });
+// Version 2 runs: the worker writes the outcome itself after the final activation (src/runs/outcome-sink.ts).
+const { runOutcome } = proxySinks<RunOutcomeSinks>();
 
 /** Temporal allows 2,000 pending activities per workflow; stay well inside it. */
 const MAX_PARALLELISM_CAP = 1000;
@@ -229,20 +235,22 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
 
   const result = status();
   // A finalizer that even a cancelled run executes: metrics are counted exactly once.
-  const record = localExecution ? recordRunOutcomeLocally : recordRunOutcome;
-  await CancellationScope.nonCancellable(() =>
-    record({
-      plan_record_id: input.plan.record_id,
-      plan_revision: input.plan.revision,
-      workflow_id: info.workflowId,
-      run_id: info.runId,
-      status: runState as Exclude<RunState, 'running'>,
-      started_at: startedAt,
-      finished_at: finishedAt!,
-      latency_ms: result.latency_ms ?? 0,
-      error: runError,
-    }),
-  );
+  const outcome: RunOutcome = {
+    plan_record_id: input.plan.record_id,
+    plan_revision: input.plan.revision,
+    workflow_id: info.workflowId,
+    run_id: info.runId,
+    status: runState as Exclude<RunState, 'running'>,
+    started_at: startedAt,
+    finished_at: finishedAt,
+    latency_ms: result.latency_ms ?? 0,
+    error: runError,
+  };
+  if ((input.executor_version ?? 0) >= OUTCOME_SINK_VERSION) runOutcome.record(outcome);
+  else {
+    const record = localExecution ? recordRunOutcomeLocally : recordRunOutcome;
+    await CancellationScope.nonCancellable(() => record(outcome));
+  }
 
   // Rethrowing the cancellation makes Temporal record the run as cancelled.
   if (cancelled) throw cancelled;

@@ -4,23 +4,19 @@
  * They call the same op activities with the same options the executor uses by default, so the
  * difference measured is the executor's interpretation and bookkeeping, nothing else.
  */
-import { proxyActivities, proxyLocalActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities, proxySinks, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { createRunActivities } from '../../activities/run-activities';
 import { indexGraph } from '../../src/domain/graph';
 import type { PlanGraphPayload } from '../../src/domain/records';
-import type { NodeActivityInput, NodeActivityResult } from '../../src/domain/run-state';
+import type { NodeActivityInput, NodeActivityResult, RunOutcomeSinks } from '../../src/domain/run-state';
 
 type OpActivity = (input: NodeActivityInput) => Promise<NodeActivityResult>;
 type RunActivities = ReturnType<typeof createRunActivities>;
 
-// The executor's run bookkeeping, with the executor's options (workflows/plan-executor.ts):
-// both local activities, the outcome recorded in the final workflow task.
+// The executor's run bookkeeping, done as the executor does it (workflows/plan-executor.ts): a run
+// no starter opened opens its row with a local activity; the outcome goes to the worker's sink.
 const { beginRun } = proxyLocalActivities<RunActivities>({ startToCloseTimeout: '30s', retry: { maximumAttempts: 5 } });
-const { recordRunOutcome } = proxyLocalActivities<RunActivities>({
-  startToCloseTimeout: '30s',
-  localRetryThreshold: '5s',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
-});
+const { runOutcome } = proxySinks<RunOutcomeSinks>();
 
 /** The executor's defaults for a node without a policy (workflows/plan-executor.ts). */
 function nodeOptions(nodeId: string): ActivityOptions {
@@ -58,7 +54,7 @@ export async function sequentialOpsBaselineWorkflow(input: SequentialBaselineInp
   for (let i = 1; i <= input.count; i++) await callOp(input.op, `n${String(i).padStart(3, '0')}`, input.params ?? {});
   if (input.bookkeepingFor) {
     const finishedAt = new Date();
-    await recordRunOutcome({ ...run, status: 'succeeded', finished_at: finishedAt.toISOString(), latency_ms: finishedAt.getTime() - info.runStartTime.getTime() });
+    runOutcome.record({ ...run, status: 'succeeded', finished_at: finishedAt.toISOString(), latency_ms: finishedAt.getTime() - info.runStartTime.getTime() });
   }
   return input.count;
 }

@@ -2,7 +2,7 @@
  * Messages and state shared by the executor workflow and the code that starts and watches it.
  * Safe to import from workflow code: no I/O, only `@temporalio/workflow`'s pure definers.
  */
-import { defineQuery } from '@temporalio/workflow';
+import { defineQuery, type Sinks } from '@temporalio/workflow';
 import { z } from 'zod';
 import { NODE_EXECUTIONS } from './node-execution';
 import { SUB_PLAN_ERROR_TYPES } from './sub-plan';
@@ -74,10 +74,15 @@ export interface PlanRunInput {
  * What a run started now carries as `executor_version`. Version 1: every path behind the
  * executor's patches up to `executor-combined-1`, the map and sub-plan patches included, taken
  * without a patch marker (each marker costs an event and a TemporalChangeVersion search-attribute
- * upsert in every run). Runs without it ask the patches, as their histories recorded. Workers
- * must know a version before starters send it (docs/workflow-changes.md#versioned-input).
+ * upsert in every run). Version 2: the outcome goes to the worker's `runOutcome` sink in the final
+ * workflow task instead of a local activity (OUTCOME_SINK_VERSION). Runs without it ask the
+ * patches, as their histories recorded. Workers must know a version before starters send it
+ * (docs/workflow-changes.md#versioned-input).
  */
-export const EXECUTOR_VERSION = 1;
+export const EXECUTOR_VERSION = 2;
+
+/** The first `executor_version` whose runs record their outcome through the `runOutcome` sink. */
+export const OUTCOME_SINK_VERSION = 2;
 
 /** What a resumed run takes from the run it resumes: the succeeded nodes it does not run again. */
 export interface ResumeFrom {
@@ -222,7 +227,7 @@ export const statusQuery = defineQuery<RunStatus>('status');
 export const PLAN_ID_ATTRIBUTE = { name: 'PlanId', type: 'KEYWORD' } as const;
 export const PLAN_INTENT_ATTRIBUTE = { name: 'PlanIntent', type: 'KEYWORD' } as const;
 
-/** Payload of the run-outcome activity that updates the plan's metrics exactly once. */
+/** What closes a run's row and counts it in the plan's metrics, exactly once (store/plan-runs.ts). */
 export interface RunOutcome {
   plan_record_id: string;
   plan_revision: number;
@@ -233,4 +238,13 @@ export interface RunOutcome {
   finished_at: string;
   latency_ms: number;
   error?: NodeError;
+}
+
+/**
+ * The worker's sink for run outcomes (src/runs/outcome-sink.ts). The worker calls it after the
+ * final activation and before it reports the workflow task, so the row is closed by the time the
+ * run's result is visible; it is never called while replaying.
+ */
+export interface RunOutcomeSinks extends Sinks {
+  runOutcome: { record(outcome: RunOutcome): void };
 }

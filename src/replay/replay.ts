@@ -4,6 +4,7 @@
  */
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type Logger, type WorkflowBundleOption } from '@temporalio/worker';
 import { WORKFLOW_CODE } from '../package-files';
+import { REPLAY_OUTCOME_SINKS } from '../runs/outcome-sink';
 import { historyWorkflowId, type History } from './history-file';
 import { describeReplayFailure, type ReplayFailure } from './nondeterminism';
 
@@ -59,7 +60,7 @@ export async function* replayHistories(
       yield { history: target.history, workflowId: workflowIdOf(target) };
     }
   }
-  for await (const result of Worker.runReplayHistories({ workflowBundle, replayName: 'plangraph-replay' }, feed())) {
+  for await (const result of Worker.runReplayHistories({ workflowBundle, replayName: 'plangraph-replay', sinks: REPLAY_OUTCOME_SINKS }, feed())) {
     const target = current!;
     const base = { workflowId: result.workflowId, runId: target.runId ?? result.runId, events: target.history.events?.length ?? 0 };
     if (!result.error) {
@@ -101,7 +102,7 @@ async function firstDivergentEvent(target: ReplayTarget, workflowBundle: Workflo
   async function* prefixes() {
     while (lo < hi) yield { workflowId, history: { events: events.slice(0, (lo + hi) >> 1) } };
   }
-  for await (const result of Worker.runReplayHistories({ workflowBundle, replayName: 'plangraph-bisect' }, prefixes())) {
+  for await (const result of Worker.runReplayHistories({ workflowBundle, replayName: 'plangraph-bisect', sinks: REPLAY_OUTCOME_SINKS }, prefixes())) {
     const mid = (lo + hi) >> 1;
     if (result.error) hi = mid;
     else lo = mid + 1;

@@ -2,7 +2,7 @@
  * The plangraph worker: executor and consolidation workflows plus every activity, wired from
  * their dependencies in one place.
  */
-import { DefaultLogger, NativeConnection, Worker, type RuntimeOptions, type WorkerOptions } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker, type RuntimeOptions, type WorkerOptions } from '@temporalio/worker';
 import { createOpActivities } from '../../activities/op-activities';
 import { createConsolidationActivities } from '../../activities/consolidation-activities';
 import { createReconcileActivities } from '../../activities/reconcile-activities';
@@ -15,6 +15,7 @@ import type { OpRegistry } from '../ops/registry';
 import { TRACED_WORKFLOW_CODE, WORKFLOW_CODE } from '../package-files';
 import { activeTracing, type Tracing } from '../telemetry/tracing';
 import { workerMetricsInterceptor } from './worker-metrics';
+import { createRunOutcomeSink } from '../runs/outcome-sink';
 import { createRunStore } from '../store/plan-runs';
 import { createRecordStore } from '../store/records';
 import { connectFailure, temporalConnectionOptions, type TemporalTarget } from './connection';
@@ -98,11 +99,14 @@ function workflowCodeAndInterceptors(deps: WorkerDeps, tracing: Tracing | undefi
 
 /** Creates (does not run) a worker on the configured task queue. */
 export async function createWorker(deps: WorkerDeps): Promise<Worker> {
+  const code = workflowCodeAndInterceptors(deps, activeTracing());
+  const outcomes = createRunOutcomeSink({ runs: createRunStore(deps.db), log: Runtime.instance().logger });
   return Worker.create({
     connection: deps.connection,
     namespace: deps.config.TEMPORAL_NAMESPACE,
     taskQueue: deps.taskQueue ?? deps.config.TEMPORAL_TASK_QUEUE,
-    ...workflowCodeAndInterceptors(deps, activeTracing()),
+    ...code,
+    sinks: { ...code.sinks, ...outcomes.sinks },
     activities: createActivities(deps),
     maxConcurrentActivityTaskExecutions: 200,
     // Drain on shutdown: the SDK's default of 0 cancels running activities at once, so a deploy

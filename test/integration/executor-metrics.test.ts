@@ -1,16 +1,17 @@
 /**
- * Metrics exactly once: a retried outcome activity changes nothing, and many runs of one plan
- * finishing together lose no update.
+ * Metrics exactly once: a retried outcome write (the activity of older runs, the worker's sink of
+ * new ones) changes nothing, and many runs of one plan finishing together lose no update.
  */
 import { inject } from 'vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRunActivities } from '../../activities/run-activities';
 import type { RunOutcome } from '../../src/domain/run-state';
+import { createRunOutcomeSink } from '../../src/runs/outcome-sink';
 import { startPlanRun } from '../../src/runs/start-run';
 import { createRunStore } from '../../src/store/plan-runs';
 import { createRecordStore } from '../../src/store/records';
 import { loadOpRegistry } from '../../src/ops/registry';
-import { createActivities, createWorker } from '../../src/temporal/worker';
+import { createWorker } from '../../src/temporal/worker';
 import { metricsOf, runRows, settle } from './executor-helpers';
 import { createTestContext, uid, type TestContext } from './harness';
 import { storePlan } from './plans';
@@ -56,11 +57,24 @@ describe('the run-outcome activity', () => {
     expect(metrics).toMatchObject({ execution_count: 40, failure_rate: 0.25, avg_latency_ms: 205, counters: { successes: 30, failures: 10, latency_samples: 40 } });
   });
 
-  it('counts a real run once when its outcome activity fails after committing and is retried', async () => {
+  it('counts a real run once when its outcome write fails after committing and the worker retries it', async () => {
     const record = await storePlan(ctx.db, { nodes: [{ id: 'a', op: 'echo', params: { x: 1 } }], intent: uid('intent') });
     const registry = await loadOpRegistry(ctx.config);
-    const real = createActivities({ config: ctx.config, db: ctx.db, registry });
+    const store = createRunStore(ctx.db);
     const counted: boolean[] = [];
+    const outcomes = createRunOutcomeSink({
+      runs: {
+        // The commit happens, then the acknowledgement is "lost": the worker writes the outcome again.
+        async closeRun(o: RunOutcome) {
+          const result = await store.closeRun(o);
+          counted.push(result);
+          if (counted.length === 1) throw new Error('connection lost after commit');
+          return result;
+        },
+      },
+      log: { warn() {}, info() {} },
+      retryInitialMs: 20,
+    });
     const taskQueue = uid('tq-retry');
     const worker = await createWorker({
       config: ctx.config,
@@ -69,22 +83,12 @@ describe('the run-outcome activity', () => {
       connection: ctx.nativeConnection,
       workflowBundlePath: inject('workflowBundlePath'),
       taskQueue,
-      extra: {
-        activities: {
-          ...real,
-          // The commit happens, then the acknowledgement is "lost": Temporal retries the activity.
-          async recordRunOutcome(o: RunOutcome) {
-            const result = await real.recordRunOutcome(o);
-            counted.push(result.counted);
-            if (counted.length === 1) throw new Error('connection lost after commit');
-            return result;
-          },
-        },
-      },
+      extra: { sinks: outcomes.sinks },
     });
     const { status } = await worker.runUntil(async () => settle(await startPlanRun({ client: ctx.client, taskQueue, record })));
     expect(status.state).toBe('succeeded');
     expect(counted).toEqual([true, false]);
+    expect(outcomes.pending()).toBe(0);
     expect(await metricsOf(ctx.db, record.id)).toMatchObject({ execution_count: 1, failure_rate: 0, counters: { successes: 1, failures: 0 } });
     expect(await runRows(ctx.db, record.id)).toHaveLength(1);
   });

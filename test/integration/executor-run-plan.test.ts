@@ -70,9 +70,10 @@ describe('runPlan and followRun', () => {
     const local = (op: string) => deps.registry.get(op)?.local === true;
     expect(status.nodes.map((n) => [n.id, n.execution])).toEqual(status.nodes.map((n) => [n.id, local(n.op) ? 'local' : 'activity']));
     expect(status.nodes.some((n) => n.execution === 'local')).toBe(true);
-    // Local activities: the local nodes and recordRunOutcome; no beginRun (a worker-opened run has one more).
+    // Local activities: the local nodes only; no beginRun (a worker-opened run has one) and no outcome
+    // activity (the worker's sink records it).
     const localActivities = (history.events ?? []).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity');
-    expect(localActivities).toHaveLength(status.nodes.filter((n) => n.execution === 'local').length + 1);
+    expect(localActivities).toHaveLength(status.nodes.filter((n) => n.execution === 'local').length);
     // The starter passed the executor version: no patch marker and no TemporalChangeVersion upsert.
     const versioning = (history.events ?? []).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch' || e.upsertWorkflowSearchAttributesEventAttributes);
     expect(versioning).toEqual([]);

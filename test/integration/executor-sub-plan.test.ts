@@ -66,7 +66,7 @@ describe('sub-plan nodes', () => {
     expect((await metricsOf(ctx.db, record.id)).execution_count).toBe(1);
     // The pin is in the parent's history: the local activity that resolved it.
     const markers = (await handle.fetchHistory()).events?.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity') ?? [];
-    expect(markers.length).toBe(5); // pinSubPlans, beginRun, the two local echo nodes, recordRunOutcome
+    expect(markers.length).toBe(4); // pinSubPlans, beginRun, the two local echo nodes (the outcome goes to the worker's sink)
   }, 60_000);
 
   it('fails the node with sub_plan_failed when the child run fails (here: inputs its schema refuses)', async () => {

@@ -45,7 +45,7 @@ describe('graph shapes', () => {
       ['n001', 'timed'],
       ['n002', 'timed'],
       ['n003', 'timed'],
-      // No more: the run's bookkeeping (beginRun, recordRunOutcome) runs as local activities.
+      // No more: the run's bookkeeping is a local activity (beginRun) and the worker's outcome sink.
     ]);
     const description = await handle.describe();
     expect(description.typedSearchAttributes.get(PLAN_ID_ATTRIBUTE)).toBe(record.id);

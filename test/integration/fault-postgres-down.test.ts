@@ -1,9 +1,8 @@
 /**
  * Fault: Postgres is unreachable from the worker when a run finishes. The worker reaches
- * Postgres through a proxy the test controls (the shared server is never stopped). The metrics
- * local activity retries with backoff (long backoffs on a server timer, so the workflow task is
- * not held open), records once Postgres is back, exactly once, and the run's own result is
- * unaffected.
+ * Postgres through a proxy the test controls (the shared server is never stopped). The run does
+ * not wait on its bookkeeping: it completes with its result while the worker's outcome sink keeps
+ * retrying in the background, and the outcome is counted once, exactly once, when Postgres is back.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statusQuery } from '../../src/domain/run-state';
@@ -29,7 +28,7 @@ afterAll(async () => {
 });
 
 describe('fault: Postgres unavailable when a run finishes', () => {
-  it('retries the outcome with backoff and counts it once when Postgres is back', async () => {
+  it('completes the run without Postgres and counts its outcome once when Postgres is back', async () => {
     worker = await spawnWorker({
       DATABASE_URL: proxy.via(ctx.config.DATABASE_URL),
       TEMPORAL_ADDRESS: ctx.config.TEMPORAL_ADDRESS,
@@ -49,29 +48,20 @@ describe('fault: Postgres unavailable when a run finishes', () => {
     expect((await runRows(ctx.db, record.id))[0]).toMatchObject({ status: 'running' });
 
     proxy.refuse();
-    // The nodes finish without Postgres; the outcome keeps failing and backing off until a
-    // backoff is long enough to wait on a server timer.
-    await until(
-      async () => (await handle.fetchHistory()).events ?? [],
-      (events) => events.some((e) => e.timerStartedEventAttributes),
-      'recordRunOutcome to fail and back off on a timer',
-      60_000,
-    );
-    expect(proxy.refused).toBeGreaterThanOrEqual(3);
-    expect((await handle.describe()).status.name).toBe('RUNNING');
-    expect(byId(await handle.query(statusQuery))).toMatchObject({ work: { state: 'succeeded' }, shape: { state: 'succeeded' } });
-    expect((await runRows(ctx.db, record.id))[0]).toMatchObject({ status: 'running', finished_at: null });
-    expect((await metricsOf(ctx.db, record.id)).execution_count).toBe(0);
-
-    proxy.accept();
+    // The nodes finish without Postgres and the run completes: its result does not wait on the outcome.
     const result = await handle.result();
     expect(result.state).toBe('succeeded');
     const work = byId(result).work!.output as { slept_ms: number };
     expect(byId(result).shape!.output).toMatchObject({ slept: work.slept_ms });
+    await until(async () => proxy.refused, (refused) => refused >= 3, 'the worker to retry the outcome');
+    expect((await runRows(ctx.db, record.id))[0]).toMatchObject({ status: 'running', finished_at: null });
+    expect((await metricsOf(ctx.db, record.id)).execution_count).toBe(0);
 
+    proxy.accept();
+    await until(() => metricsOf(ctx.db, record.id), (m) => m.execution_count > 0, 'the outcome to be counted once Postgres is back', 90_000);
     const rows = await runRows(ctx.db, record.id);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ status: 'succeeded' });
+    expect(rows[0]).toMatchObject({ status: 'succeeded', latency_ms: result.latency_ms });
     expect(await metricsOf(ctx.db, record.id)).toMatchObject({ execution_count: 1, counters: { successes: 1, failures: 0, latency_samples: 1 } });
-  });
+  }, 150_000);
 });

@@ -15,6 +15,7 @@ import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/net';
 import { OTEL_WORKFLOW_INTERCEPTORS, WORKFLOWS_PATH } from '../../src/package-files';
+import { REPLAY_OUTCOME_SINKS } from '../../src/runs/outcome-sink';
 import { committedHistories } from './committed-histories';
 import { until } from './executor-helpers';
 import { spawnReady, type ChildHandle } from './fault-processes';
@@ -171,7 +172,7 @@ describe('the traced workflow bundle', () => {
     const histories = committedHistories();
     const exporter = makeWorkflowExporter(new SimpleSpanProcessor(new InMemorySpanExporter()), new Resource({}));
     const failures: string[] = [];
-    for await (const result of Worker.runReplayHistories({ workflowBundle: { codePath: tracedBundle }, sinks: { exporter } }, histories)) {
+    for await (const result of Worker.runReplayHistories({ workflowBundle: { codePath: tracedBundle }, sinks: { exporter, ...REPLAY_OUTCOME_SINKS } }, histories)) {
       if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
     }
     expect(failures).toEqual([]);

@@ -37,13 +37,22 @@ const BEFORE_EXECUTOR_VERSION = [
   'approval-rejected', 'approvals', 'cancellation', 'chain', 'fail-fast', 'fan-out', 'guards-skips', 'local-nodes', 'map', 'map-chunks', 'opened-by-starter', 'resumed', 'retries', 'sub-plan',
 ].map((s) => `${s}-before-executor-version`);
 
+/**
+ * Recorded while version 1 runs (`executor_version: 1`) recorded their outcome with the
+ * `recordRunOutcome` local activity: they must keep doing so (version 2 hands it to the worker's
+ * sink, src/runs/outcome-sink.ts).
+ */
+const BEFORE_OUTCOME_SINK = [
+  'approval-rejected', 'approvals', 'cancellation', 'chain', 'fail-fast', 'fan-out', 'guards-skips', 'local-nodes', 'map', 'map-chunks', 'opened-by-starter', 'resumed', 'retries', 'sub-plan',
+].map((s) => `${s}-before-outcome-sink`);
+
 beforeAll(() => installQuietReplayRuntime());
 
 const files = historyFiles();
 
 describe('committed histories replay against the current workflow code', () => {
   it('has a history for every representative scenario', () => {
-    expect(files.map((f) => f.replace(/\.json$/, ''))).toEqual(expect.arrayContaining([...SCENARIOS, ...BEFORE_LOCAL_NODES, ...BEFORE_SHARED_SCOPE, ...BEFORE_RUN_GATE, ...BEFORE_COMBINED_PATCH, ...BEFORE_EXECUTOR_VERSION]));
+    expect(files.map((f) => f.replace(/\.json$/, ''))).toEqual(expect.arrayContaining([...SCENARIOS, ...BEFORE_LOCAL_NODES, ...BEFORE_SHARED_SCOPE, ...BEFORE_RUN_GATE, ...BEFORE_COMBINED_PATCH, ...BEFORE_EXECUTOR_VERSION, ...BEFORE_OUTCOME_SINK]));
   });
 
   it('replays every history without nondeterminism', async () => {
