@@ -5,11 +5,11 @@
  * any activity. No activity runs: nothing but the update's event and the timer enter the history.
  */
 import { ApplicationFailure, condition, setHandler } from '@temporalio/workflow';
+import type * as ApprovalSchemas from '../src/domain/approval-schemas';
 import {
   APPROVAL_ERROR_TYPES,
   APPROVAL_OP,
   APPROVAL_REFUSALS,
-  approvalRequestSchema,
   approvalUpdate,
   RUN_GATE_ID,
   type ApprovalDecision,
@@ -31,8 +31,14 @@ export class ApprovalDesk {
   private readonly open = new Map<string, ApprovalWait>();
   private readonly decided = new Map<string, ApprovalDecision>();
   private readonly log: ApprovalDecision[] = [];
+  /** Loaded by runs whose plan can wait (a decision is only ever taken for an open wait). */
+  private schemas: typeof ApprovalSchemas | undefined;
 
   constructor(private readonly lookups: DeskLookups) {}
+
+  useSchemas(schemas: typeof ApprovalSchemas): void {
+    this.schemas = schemas;
+  }
 
   /** Registers the `approval` Update (its validator refuses decisions on anything not waiting). */
   install(): void {
@@ -49,10 +55,13 @@ export class ApprovalDesk {
   }
 
   private validate(request: ApprovalRequest): void {
-    const parsed = approvalRequestSchema.safeParse(request);
-    if (!parsed.success) throw refuse('invalid_params', `invalid approval request: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
-    const id = request.node_id;
-    if (this.open.has(id)) return;
+    const id: unknown = request?.node_id;
+    if (typeof id !== 'string') throw refuse('invalid_params', 'invalid approval request: node_id must be a string');
+    if (this.open.has(id)) {
+      const parsed = this.schemas!.approvalRequestSchema.safeParse(request);
+      if (parsed.success) return;
+      throw refuse('invalid_params', `invalid approval request: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+    }
     if (id === RUN_GATE_ID) throw refuse(APPROVAL_REFUSALS.notWaiting, 'the run is not waiting for approval to start');
     const node = this.lookups.node(id);
     if (!node) throw refuse(APPROVAL_REFUSALS.unknownNode, `the run's plan has no node "${id}"`);

@@ -15,7 +15,6 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { createRunActivities } from '../activities/run-activities';
-import { parsePlanGraph } from '../src/domain/graph';
 import { runsLocally } from '../src/domain/node-execution';
 import type { PlanNode } from '../src/domain/records';
 import { resolveTemplates } from '../src/domain/refs';
@@ -33,7 +32,7 @@ import {
   type RunState,
   type RunStatus,
 } from '../src/domain/run-state';
-import { APPROVAL_OP, approvalParams, RUN_GATE_ID, runGate } from '../src/domain/approvals';
+import { APPROVAL_OP, RUN_GATE_ID, runGate } from '../src/domain/approvals';
 import { workerOps } from '../src/domain/run-begin';
 import { ApprovalDesk } from './approvals';
 import { compositeRunner, hasComposites, NO_COMPOSITES, prepareComposites } from './composite-nodes';
@@ -92,6 +91,9 @@ const PATCHES = {
   // SHARED_SCOPE_PATCH (node-scheduler.ts): all nodes in one cancellation scope.
 } as const;
 
+/** Whether a run of the plan can wait for a person: approval nodes or the run gate. */
+const waitsForApproval = (payload: PlanRunInput['plan']['payload']) => runGate(payload) !== undefined || payload.nodes.some((n) => n.op === APPROVAL_OP);
+
 /** Runs a plan graph snapshot; returns every node's state and output. Large plans run partitioned. */
 export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunInput): Promise<RunStatus> {
   if (isPartitionedRun(input)) return partitionedRun(input);
@@ -122,8 +124,13 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
   setHandler(statusQuery, status);
   desk.install();
 
+  // zod's schemas are loaded only by runs that use them: building them in every workflow's sandbox
+  // cost more CPU than the rest of a small run's workflow code (docs/execution.md#cost-per-node).
+  // An eager import: bundled with the workflows, evaluated on first use; no command depends on when.
+  const approvalSchemas = waitsForApproval(payload) ? await import(/* webpackMode: "eager" */ '../src/domain/approval-schemas') : undefined;
+  if (approvalSchemas) desk.useSchemas(approvalSchemas);
   // A starter that opened the run (`begun`) validated the plan just before; other starters may not have.
-  const checked = input.begun ? undefined : parsePlanGraph(payload, { once: true });
+  const checked = input.begun ? undefined : (await import(/* webpackMode: "eager" */ '../src/domain/graph')).parsePlanGraph(payload, { once: true });
   if (checked && !checked.ok) {
     const lines = checked.issues.map((i) => `${i.code} at ${i.path}: ${i.message}`);
     throw ApplicationFailure.create({ type: NODE_ERROR_TYPES.invalidPlan, message: lines.join('\n'), nonRetryable: true, details: [checked.issues] });
@@ -163,7 +170,7 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
   /** An approval node: waits in the executor for a decision; no activity runs. */
   const startApproval = (node: PlanNode) => {
     const params = resolveTemplates(node.params, run.scopeFor(node.id), run.index.nodeIds) as Record<string, unknown>;
-    const { prompt, timeoutMs } = approvalParams({ params });
+    const { prompt, timeoutMs } = approvalSchemas!.approvalParams({ params });
     run.markWaiting(node.id, now(), prompt);
     return () => desk.wait(node.id, prompt, timeoutMs).then((r): CompositeResult => ({ output: r.output, attempts: r.attempt }));
   };

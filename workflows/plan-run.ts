@@ -3,7 +3,7 @@
  * the workflow drives it and turns its decisions into activities.
  */
 import { guardAllows } from '../src/domain/guards';
-import { indexGraph, topologicalOrder, type GraphIndex } from '../src/domain/graph';
+import { indexGraph, topologicalOrder, type GraphIndex } from '../src/domain/graph-index';
 import type { NodeExecution } from '../src/domain/node-execution';
 import type { PlanGraphPayload, PlanNode } from '../src/domain/records';
 import type { RefScope } from '../src/domain/refs';

@@ -6,7 +6,7 @@
  */
 import { proxyActivities, proxyLocalActivities, proxySinks, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { createRunActivities } from '../../activities/run-activities';
-import { indexGraph } from '../../src/domain/graph';
+import { indexGraph } from '../../src/domain/graph-index';
 import type { PlanGraphPayload } from '../../src/domain/records';
 import type { NodeActivityInput, NodeActivityResult, RunOutcomeSinks } from '../../src/domain/run-state';
 

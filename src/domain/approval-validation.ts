@@ -2,7 +2,8 @@
  * Validation of approval nodes and the run gate (docs/plan-schema.md#approvals): bad params are
  * `invalid_approval`, a node that takes the gate's reserved id is `reserved_node_id`.
  */
-import { APPROVAL_OP, approvalParamProblems, RUN_GATE_ID } from './approvals';
+import { APPROVAL_OP, RUN_GATE_ID } from './approvals';
+import { approvalParamProblems } from './approval-schemas';
 import { durationMs } from './node-execution';
 import type { PlanIssue } from './graph';
 import type { PlanGraphPayload } from './records';

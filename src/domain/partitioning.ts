@@ -7,7 +7,7 @@
  */
 import { BUILTIN_EXECUTOR_OPS } from './approvals';
 import { checkGuard } from './guards';
-import { indexGraph, topologicalOrder, type GraphIndex } from './graph';
+import { indexGraph, topologicalOrder, type GraphIndex } from './graph-index';
 import type { PlanEdge, PlanGraphPayload, PlanNode } from './records';
 import { collectTemplateRefs } from './refs';
 import type { NodeState } from './run-state';

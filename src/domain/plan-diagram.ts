@@ -6,7 +6,8 @@
  * before its first nodes. Nodes and edges are emitted in sorted order so the same plan always
  * renders the same text.
  */
-import { APPROVAL_OP, approvalParams, RUN_GATE_ID, runGate } from './approvals';
+import { APPROVAL_OP, RUN_GATE_ID, runGate } from './approvals';
+import { approvalParams } from './approval-schemas';
 import { forEachRefText } from './map-node';
 import type { PlanGraphPayload, PlanNode } from './records';
 import { isSubPlanNode, subPlanTarget } from './sub-plan';

@@ -6,19 +6,10 @@ import { z } from 'zod';
 import { MAX_JSON_DEPTH, textProblem, tooDeepPath, unstorablePath } from './json-limits';
 import { NODE_EXECUTIONS } from './node-execution';
 
-export const SENSITIVITIES = ['public', 'low', 'medium', 'high', 'hyper'] as const;
+import { SENSITIVITIES } from './sensitivity';
+
+export { SENSITIVITIES, isSensitivity, sensitivityRank, type Sensitivity } from './sensitivity';
 export const sensitivitySchema = z.enum(SENSITIVITIES);
-export type Sensitivity = z.infer<typeof sensitivitySchema>;
-
-/** Rank of a sensitivity level: public = 0 … hyper = 4. */
-export function sensitivityRank(level: Sensitivity): number {
-  return SENSITIVITIES.indexOf(level);
-}
-
-/** Whether a value is a level of the scale: a stored row could hold anything a manual fix wrote. */
-export function isSensitivity(value: unknown): value is Sensitivity {
-  return (SENSITIVITIES as readonly unknown[]).includes(value);
-}
 
 export const MEMORY_TYPES = ['episodic', 'plan_graph', 'competence'] as const;
 export const memoryTypeSchema = z.enum(MEMORY_TYPES);
@@ -221,6 +212,22 @@ export const memoryRecordSchema = z.object({
   relations: z.array(relationSchema),
 });
 export type MemoryRecord = z.infer<typeof memoryRecordSchema>;
+
+/** The fields a redacted record keeps (trust.ts): ids, type, sensitivity, confidence, scope, tags, timestamps. */
+export const redactedRecordSchema = memoryRecordSchema
+  .pick({
+    id: true,
+    type: true,
+    sensitivity: true,
+    confidence: true,
+    scope: true,
+    tags: true,
+    created_at: true,
+    updated_at: true,
+    last_reinforced_at: true,
+  })
+  .strict();
+export type RedactedRecord = z.infer<typeof redactedRecordSchema>;
 
 /** Who is asking: the caller's clearance (docs/concepts.md#trust-contexts-and-visibility). */
 export const trustContextSchema = z.object({

@@ -1,14 +1,14 @@
 /**
  * Messages and state shared by the executor workflow and the code that starts and watches it.
- * Safe to import from workflow code: no I/O, only `@temporalio/workflow`'s pure definers.
+ * Safe to import from workflow code: no I/O, only `@temporalio/workflow`'s pure definers, and no
+ * zod (the status's wire schemas are in run-schemas.ts: building zod schemas in every workflow's
+ * sandbox costs more than the rest of a small run's workflow code).
  */
 import { defineQuery, type Sinks } from '@temporalio/workflow';
-import { z } from 'zod';
-import { NODE_EXECUTIONS } from './node-execution';
 import { SUB_PLAN_ERROR_TYPES } from './sub-plan';
 import type { PlanGraphPayload, TrustContext } from './records';
 import type { RunBegun } from './run-begin';
-import { approvalDecisionSchema, approvalWaitSchema } from './approvals';
+import type * as RunSchemas from './run-schemas';
 
 /** `waiting`: an approval node waiting for a person's decision (docs/execution.md#approvals). */
 export const NODE_STATES = ['pending', 'running', 'waiting', 'succeeded', 'failed', 'skipped', 'cancelled'] as const;
@@ -149,73 +149,9 @@ export interface NodeActivityResult {
   attempt: number;
 }
 
-export const nodeErrorSchema = z.object({ type: z.string(), message: z.string() });
-export type NodeError = z.infer<typeof nodeErrorSchema>;
-
-export const nodeStatusSchema = z.object({
-  id: z.string(),
-  op: z.string(),
-  state: z.enum(NODE_STATES),
-  attempts: z.number(),
-  started_at: z.string().optional(),
-  finished_at: z.string().optional(),
-  /** How a started node ran: as an activity, or as a local activity of the executor's worker. */
-  execution: z.enum(NODE_EXECUTIONS).optional(),
-  /** Why a node was skipped or cancelled. */
-  reason: z.string().optional(),
-  error: nodeErrorSchema.optional(),
-  output: z.unknown().optional(),
-  /** An approval node's prompt. */
-  prompt: z.string().optional(),
-  /** A node of a resumed run that was not run again: the workflow id of the run whose output it reuses. */
-  reused_from: z.string().optional(),
-  /** A map node's items: how many, and how many succeeded and failed so far. */
-  items: z
-    .object({ total: z.number(), succeeded: z.number(), failed: z.number(), failed_indexes: z.array(z.number()) })
-    .optional(),
-  /** A sub-plan node's child run and the plan it was pinned to. */
-  sub_plan: z.object({ workflow_id: z.string(), plan_record_id: z.string(), plan_revision: z.number() }).optional(),
-});
-export type NodeStatus = z.infer<typeof nodeStatusSchema>;
-
-export const partitionedStatusSchema = z.object({
-  partition: z.number(),
-  partitions: z.number(),
-  partition_size: z.number(),
-  node_count: z.number(),
-  counts: z.record(z.string(), z.number()),
-  /** One code per node in the plan's topological order: p r s f k c, and t for a tolerated failure. */
-  node_states: z.string(),
-});
-
-/**
- * The `status` query's answer, and (when terminal) the workflow result: declared once here, so
- * the executor, the API's run view and the client cannot drift apart.
- */
-export const runStatusSchema = z.object({
-  plan_record_id: z.string(),
-  plan_revision: z.number(),
-  plan_id: z.string(),
-  intent: z.string(),
-  state: z.enum(RUN_STATES),
-  started_at: z.string(),
-  finished_at: z.string().optional(),
-  latency_ms: z.number().optional(),
-  error: nodeErrorSchema.optional(),
-  nodes: z.array(nodeStatusSchema),
-  /** Open approval waits (approval nodes and the run gate), oldest first. */
-  waiting_for: z.array(approvalWaitSchema).optional(),
-  /** Decisions made on this run's waits, in order. */
-  approvals: z.array(approvalDecisionSchema).optional(),
-  /** The workflow id of the run this one resumes. */
-  resumed_from: z.string().optional(),
-  /**
-   * Set for a partitioned run: `nodes` then holds the current (or last) partition's nodes and
-   * the first failures; every node's state is one character of `node_states`.
-   */
-  partitioned: partitionedStatusSchema.optional(),
-});
-export type RunStatus = z.infer<typeof runStatusSchema>;
+export type NodeError = RunSchemas.NodeError;
+export type NodeStatus = RunSchemas.NodeStatus;
+export type RunStatus = RunSchemas.RunStatus;
 
 export const statusQuery = defineQuery<RunStatus>('status');
 

@@ -2,17 +2,9 @@
  * Trust filtering (docs/concepts.md#trust-contexts-and-visibility): what a caller with a given clearance may see of a record —
  * all of it, a redacted envelope (exactly one sensitivity level above), or nothing.
  */
-import type { z } from 'zod';
 import { DomainError } from './errors';
-import {
-  memoryRecordSchema,
-  isSensitivity,
-  sensitivityRank,
-  type MemoryRecord,
-  type PlanGraphPayload,
-  type Sensitivity,
-  type TrustContext,
-} from './records';
+import type { MemoryRecord, PlanGraphPayload, RedactedRecord, TrustContext } from './records';
+import { isSensitivity, sensitivityRank, type Sensitivity } from './sensitivity';
 
 export type Visibility = 'visible' | 'redacted' | 'invisible';
 
@@ -37,23 +29,9 @@ export function visibility(record: { sensitivity: Sensitivity; scope: string }, 
   return sensitivityVisibility(record.sensitivity, trust.max_sensitivity);
 }
 
-/** The fields a redacted record keeps: ids, type, sensitivity, confidence, scope, tags, timestamps. */
-export const redactedRecordSchema = memoryRecordSchema
-  .pick({
-    id: true,
-    type: true,
-    sensitivity: true,
-    confidence: true,
-    scope: true,
-    tags: true,
-    created_at: true,
-    updated_at: true,
-    last_reinforced_at: true,
-  })
-  .strict();
-export type RedactedRecord = z.infer<typeof redactedRecordSchema>;
+export type { RedactedRecord } from './records';
 
-/** Strips a record down to its redacted envelope. */
+/** Strips a record down to its redacted envelope (records.ts: redactedRecordSchema). */
 export function redact(record: MemoryRecord): RedactedRecord {
   const { id, type, sensitivity, confidence, scope, tags, created_at, updated_at, last_reinforced_at } = record;
   return { id, type, sensitivity, confidence, scope, tags, created_at, updated_at, last_reinforced_at };

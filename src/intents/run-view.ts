@@ -12,7 +12,7 @@ import { DomainError } from '../domain/errors';
 import { PLAN_ID_ATTRIBUTE } from '../runs/start-run';
 import type { RunStore } from '../store/plan-runs';
 import type { RecordStore } from '../store/records';
-import { runStatusSchema } from '../domain/run-state';
+import { runStatusSchema } from '../domain/run-schemas';
 import { runRowSchema, type CancelResponse, type RunView, type RunViewState } from './schemas';
 
 /** How long the live `status` query may take before the view goes without it. */

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { SELECTION_MODES } from '../domain/selection';
 import { trustContextSchema } from '../domain/records';
-import { nodeErrorSchema, runStatusSchema } from '../domain/run-state';
+import { nodeErrorSchema, runStatusSchema } from '../domain/run-schemas';
 
 /** The longest a caller may ask `wait` to block, and the default. */
 export const MAX_WAIT_MS = 120_000;

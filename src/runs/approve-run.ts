@@ -6,7 +6,8 @@
 import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
-import { APPROVAL_DECISIONS, APPROVAL_REFUSALS, approvalDecisionSchema, approvalUpdate, approvalWaitSchema, type ApprovalDecision } from '../domain/approvals';
+import { APPROVAL_DECISIONS, APPROVAL_REFUSALS, approvalUpdate, type ApprovalDecision } from '../domain/approvals';
+import { approvalDecisionSchema, approvalWaitSchema } from '../domain/approval-schemas';
 import { DomainError } from '../domain/errors';
 import { effectiveTrust, type Principal } from '../domain/principal';
 import { statusQuery } from '../domain/run-state';

@@ -6,7 +6,7 @@
  */
 import type { Client } from '@temporalio/client';
 import { z } from 'zod';
-import { approvalWaitSchema } from '../domain/approvals';
+import { approvalWaitSchema } from '../domain/approval-schemas';
 import { effectiveTrust, type Principal } from '../domain/principal';
 import { statusQuery } from '../domain/run-state';
 import type { RunLister } from '../store/run-list';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { approvalParams, runGate } from '../../src/domain/approvals';
+import { approvalParams } from '../../src/domain/approval-schemas';
+import { runGate } from '../../src/domain/approvals';
 import { validatePlanGraph } from '../../src/domain/graph';
 import { planToMermaid } from '../../src/domain/plan-diagram';
 import { planGraphPayloadSchema, type PlanGraphPayloadInput } from '../../src/domain/records';

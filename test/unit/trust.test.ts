@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SENSITIVITIES, type MemoryRecord, type Sensitivity } from '../../src/domain/records';
-import { assertWritable, redact, redactedRecordSchema, runnableBy, scopeAllowed, sensitivityVisibility, visibility } from '../../src/domain/trust';
+import { redactedRecordSchema, SENSITIVITIES, type MemoryRecord, type Sensitivity } from '../../src/domain/records';
+import { assertWritable, redact, runnableBy, scopeAllowed, sensitivityVisibility, visibility } from '../../src/domain/trust';
 
 describe('trust by sensitivity, at every boundary', () => {
   // Rows: caller max_sensitivity; columns: record sensitivity public, low, medium, high, hyper.

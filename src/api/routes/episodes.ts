@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { memoryRecordSchema, newEpisodeSchema } from '../../domain/records';
-import { redactedRecordSchema } from '../../domain/trust';
+import { memoryRecordSchema, newEpisodeSchema, redactedRecordSchema } from '../../domain/records';
 import { DomainError } from '../../domain/errors';
 import { effectiveTrust } from '../../domain/principal';
 import type { Services } from '../../services';

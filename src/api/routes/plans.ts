@@ -5,8 +5,7 @@
  */
 import { z } from 'zod';
 import { planToMermaid } from '../../domain/plan-diagram';
-import { memoryRecordSchema } from '../../domain/records';
-import { redactedRecordSchema } from '../../domain/trust';
+import { memoryRecordSchema, redactedRecordSchema } from '../../domain/records';
 import { DomainError } from '../../domain/errors';
 import { listPlansQuerySchema, type VisiblePlan } from '../../retrieval/plan-reader';
 import { reinforceInputSchema } from '../../retrieval/reinforce';

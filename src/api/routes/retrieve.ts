@@ -1,7 +1,6 @@
 /** POST /v1/retrieve: ranked records for a task under the caller's trust, with the selection verdict. */
 import { z } from 'zod';
-import { memoryRecordSchema } from '../../domain/records';
-import { redactedRecordSchema } from '../../domain/trust';
+import { memoryRecordSchema, redactedRecordSchema } from '../../domain/records';
 import { retrieveRequestSchema } from '../../retrieval/retrieve';
 import type { Services } from '../../services';
 import { effectiveTrust } from '../../domain/principal';
