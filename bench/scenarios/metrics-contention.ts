@@ -48,7 +48,7 @@ export const metricsContention: Scenario = {
   title: `Metrics contention (${RUNS} runs of one plan finishing together)`,
   method:
     `${RUNS} runs of one 2-node plan start at once; each sleeps ${HOLD_MS} ms so all are running before any finishes, then ` +
-    `${FAILING} of them fail their second node. Every run's outcome is counted by \`recordRunOutcome\` into the same plan_stats ` +
+    `${FAILING} of them fail their second node. Every run's outcome is counted by the worker's outcome sink into the same plan_stats ` +
     `row. Checked: execution_count = ${RUNS} and failure_rate = ${FAILING}/${RUNS} exactly, ${RUNS} closed run rows. Beside it, ` +
     `the same ${RUNS} runs over ${RUNS} separate plans (no shared row); ratio = one plan / separate plans.`,
   analysis:

@@ -26,7 +26,7 @@ export const parallelEfficiency: Scenario = {
     `The executor schedules all ${WIDTH} sleeps in one workflow task, as \`Promise.all\` does; both then wait for the server to ` +
     'dispatch the activity tasks and for the completions, which the server batches into as few workflow tasks as arrive while ' +
     'one is in flight (the counts are in the notes). The difference between executor and hand-written is the executor\'s ' +
-    'bookkeeping (local activities in the first and last workflow task) and its per-node work per workflow task. The distance ' +
+    'bookkeeping (the outcome written by the worker after the last workflow task) and its per-node work per workflow task. The distance ' +
     'from the sleep ideal is shared by both: dispatching 64 activity tasks and their first heartbeats on two shared cores ' +
     'spreads the sleeps\' starts over 100–250 ms.',
   async run(env, log) {

@@ -90,34 +90,33 @@ export const throughput: Scenario = {
     `${RUNS} runs of a ${NODES}-node \`noop\` chain (every node a Temporal activity, \`policy.execution: "activity"\`) are started at once and awaited; runs/s = ${RUNS} / (last result − first start), ` +
     `latency = each run's start call to its result (client side). The baseline is the same burst of hand-written workflows awaiting ` +
     `${NODES} \`noop\` activities, on the same worker; "baseline + bookkeeping" is that workflow plus only the executor\'s run bookkeeping, done ` +
-    'the way the executor\'s starter and worker do it (the starter opens the run row after the start, the `recordRunOutcome` local activity ' +
-    `closes it and counts the run), which splits the executor's cost into bookkeeping and interpretation. One uncounted warm-up batch per side, then ${REPETITIONS} repetitions of one batch per side back to back, ` +
+    'the way the executor\'s starter and worker do it (the starter opens the run row after the start, the worker\'s outcome sink ' +
+    `closes it and counts the run after the final activation), which splits the executor's cost into bookkeeping and interpretation. One uncounted warm-up batch per side, then ${REPETITIONS} repetitions of one batch per side back to back, ` +
     'rotating which goes first. The throughput ratio is the median of the per-repetition ratios (as in the interpretation scenario): the ' +
     'shared machine drifts by tens of percent between repetitions (CPU per run of the same batch ranged 70–120 ms in one run), and a pair ' +
     'taken back to back sees the same phase; the ratio of the two median rates is shown beside it. Worker options: ' +
     `\`${JSON.stringify(BURST_WORKER_OPTIONS)}\` (see bench/lib/worker-options.ts for why).`,
   analysis:
-    'The burst is CPU-bound, and mostly not by the executor: a run of the hand-written 5-activity baseline already costs ' +
-    '~100 ms of CPU (bench process and dev server together, read from /proc per batch), about 8 ms per workflow or activity ' +
-    'task on this VM, so two idle cores could not run even the baseline at much more than 20 runs/s, and other tenants take ' +
-    'part of the two cores. Both sides pay ~7 ms per run for evaluating the bundle\'s modules (mostly building zod schemas) in ' +
-    'the sandbox of every new workflow. Replaying one run\'s history 100 times per side isolates the workflow code: the executor\'s ' +
-    'costs ~6 ms of CPU per run more than the hand-written one, the outcome\'s local activity and its activation included, most of it ' +
-    'the SDK\'s promise hook, which captures a source-mapped stack trace for every promise workflow code creates (48 per executor run ' +
-    'against 23: the scheduler\'s scope and wait, the outcome\'s non-cancellable scope and local activity). Outside it: the run row opened by the starter and ' +
-    'closed by `recordRunOutcome` (two Postgres statements: ~0.75 ms of client CPU, and ~1 ms in Postgres, which is not counted ' +
-    'here), a larger input and result, and one event more (36 against 35: the outcome\'s marker; the starter passes ' +
-    '`executor_version`, so no patch marker or search-attribute upsert). The bookkept baseline shows where the gap is: in CPU per ' +
-    'run the executor costs what the hand-written workflow plus the same bookkeeping costs (107 against 108 ms and 99.4 against 99.7 ms ' +
-    'in the two runs that introduced it), so what the executor\'s interpretation adds is within the noise and the gap to bare ' +
-    'hand-written code is the run bookkeeping, ~7 ms per run: the outcome\'s local activity (an activity execution and one more ' +
-    'activation in every run) and the row\'s two Postgres statements — the price of metrics counted exactly once when the run ends. ' +
-    'Other tenants\' load moves the rate ratio by ±0.1 between runs. ' +
-    'A batch that shows well under 1 run/s waited 5 minutes on one activity task that a worker took and never completed (the start-to-close timeout of the hand-written and the executor nodes alike); it happens on both sides when the machine is overloaded. ' +
-    '50 runs/s on 2 cores needs ≤ 40 ms of CPU per run — less than bare Temporal costs here — so the target is out of reach ' +
-    'on this machine for plangraph and hand-written Temporal code alike. The worker options above remove queueing in the ' +
-    'worker (more workflow-task slots and pollers, a cache larger than the burst so nothing is replayed); they cannot remove ' +
-    'CPU work.',
+    'The burst is CPU-bound, and mostly not by the executor: a run of the hand-written 5-activity baseline costs ~75 ms of CPU ' +
+    '(bench process and dev server together, read from /proc per batch), two thirds of it in the dev server, so two idle cores could ' +
+    'not run even the baseline at much more than 25 runs/s, and other tenants take part of the two cores. Two changes of ' +
+    '2026-11-25 cut what every run pays: the workflow code no longer imports zod (the SDK evaluates the bundle\'s modules in every ' +
+    'workflow\'s sandbox, and zod with the wire schemas cost ~12 ms of CPU per workflow, for both sides here since they share the ' +
+    'bundle: bench-process CPU per run fell from ~33 to ~21 ms for the baseline), and runs record their outcome through the ' +
+    'worker\'s sink instead of a local activity (no activation, marker event or activity execution: 35 events per run, as ' +
+    'many as the hand-written workflow). The bookkept baseline splits what is left: executor / (baseline + bookkeeping) 0.979 and ' +
+    '(baseline + bookkeeping) / baseline 0.962 in this run. In the bench process the executor costs ~24 ms per run against ~22 ' +
+    'bookkept and ~21 bare: the executor\'s share is its interpretation in the workflow sandbox — mostly the SDK\'s promise hook, ' +
+    'which captures a source-mapped stack trace for every promise workflow code creates (the nodes\' cancellation scope and its run, ' +
+    'the wait for the last node, one settling reaction per node: ~18 promises more than the hand-written run) — and a larger input ' +
+    'and result; the bookkeeping\'s is the starter\'s insert and the sink\'s update (two Postgres statements, ~0.1 ms of client CPU ' +
+    'each; Postgres\'s own CPU is not counted here). The dev server\'s CPU per run of identical batches ranges 47–73 ms within one ' +
+    'run, which moves the rate ratio by ±0.05 between runs: the paired median is the steadier reading, and it stayed below the target. ' +
+    'A batch that shows well under 1 run/s waited 5 minutes on one activity task that a worker took and never completed (the ' +
+    'start-to-close timeout of the hand-written and the executor nodes alike); it happens on both sides when the machine is ' +
+    'overloaded. 50 runs/s on 2 cores needs ≤ 40 ms of CPU per run — about half what bare Temporal costs here — so the target is ' +
+    'out of reach on this machine for plangraph and hand-written Temporal code alike. The worker options above remove queueing in ' +
+    'the worker (more workflow-task slots and pollers, a cache larger than the burst so nothing is replayed); they cannot remove CPU work.',
   async run(env, log) {
     const runs = await measure(env, log);
     const rates = (batches: Batch[]) => batches.map((b) => b.runsPerSecond);
