@@ -1,11 +1,12 @@
 /**
- * Reconciling run rows whose workflow closed without its finalizer: a terminated or timed-out
- * executor never reaches recordRunOutcome, so its row would stay open and its plan's metrics
- * would never count it. Each such row is closed from what Temporal says about the execution,
+ * Reconciling run rows whose workflow closed without its outcome reaching Postgres: a terminated
+ * or timed-out executor never records one, and a run whose worker stopped while Postgres was
+ * unreachable (src/runs/outcome-sink.ts) completed without it, so its row would stay open and its
+ * plan's metrics would never count it. Each such row is closed from what Temporal says about the execution,
  * through the same exactly-once closeRun the finalizer uses.
  */
 import { WorkflowNotFoundError, type Client, type WorkflowExecutionStatusName } from '@temporalio/client';
-import type { NodeError, RunOutcome } from '../domain/run-state';
+import { NODE_ERROR_TYPES, type NodeError, type RunOutcome } from '../domain/run-state';
 import type { OpenRun, RunStore } from '../store/plan-runs';
 
 export interface ReconcileOptions {
@@ -35,6 +36,8 @@ export function outcomeOfClosedStatus(status: WorkflowExecutionStatusName): { st
   switch (status) {
     case 'COMPLETED':
       return { status: 'succeeded' };
+    case 'FAILED':
+      return { status: 'failed', error: { type: NODE_ERROR_TYPES.runFailed, message: 'run failed; counted from Temporal\'s record of the execution' } };
     case 'CANCELLED':
       return { status: 'cancelled', error: { type: 'cancelled', message: 'run cancelled' } };
     case 'TERMINATED':

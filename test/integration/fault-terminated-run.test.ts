@@ -1,15 +1,20 @@
 /**
- * Fault: a run's workflow is terminated, so its finalizer never records the outcome. The
- * reconciliation the consolidation pass runs closes the row and counts the run exactly once.
+ * Fault: a run's workflow is terminated, so its finalizer never records the outcome, or its worker
+ * could not write the outcome before it stopped. The reconciliation the consolidation pass runs
+ * closes the row and counts the run exactly once, from what Temporal recorded.
  */
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
 import { createReconcileActivities } from '../../activities/reconcile-activities';
 import { statusQuery } from '../../src/domain/run-state';
+import { loadOpRegistry } from '../../src/ops/registry';
+import { createRunOutcomeSink } from '../../src/runs/outcome-sink';
 import { reconcileOpenRuns } from '../../src/runs/reconcile';
 import { startPlanRun } from '../../src/runs/start-run';
 import { createRunStore } from '../../src/store/plan-runs';
+import { createWorker } from '../../src/temporal/worker';
 import { metricsOf, runRows, until } from './executor-helpers';
 import { createTestContext, uid, type TestContext } from './harness';
 import { storePlan } from './plans';
@@ -54,6 +59,36 @@ describe('fault: terminated runs are reconciled exactly once', () => {
       expect((await metricsOf(ctx.db, alive.record.id)).execution_count).toBe(0);
       await alive.handle.terminate('cleanup');
     });
+  });
+
+  it('counts runs whose outcome never reached Postgres from how they closed: succeeded and failed', async () => {
+    const record = await storePlan(ctx.db, { intent: uid('unwritten'), nodes: [{ id: 'a', op: 'noop' }, { id: 'b', op: 'fail', guards: { eq: [{ ref: 'inputs.fail' }, true] } }] });
+    // A worker whose outcome writes never get through (and are not retried within the test).
+    const unwritten = createRunOutcomeSink({ runs: { closeRun: () => Promise.reject(new Error('Postgres unreachable')) }, log: { warn() {}, info() {} }, waitMs: 50, retryInitialMs: 600_000 });
+    const taskQueue = uid('tq-unwritten');
+    const worker = await createWorker({
+      config: ctx.config,
+      db: ctx.db,
+      registry: await loadOpRegistry(ctx.config),
+      connection: ctx.nativeConnection,
+      workflowBundlePath: inject('workflowBundlePath'),
+      taskQueue,
+      extra: { sinks: unwritten.sinks },
+    });
+    const states = await worker.runUntil(async () => {
+      const ok = await startPlanRun({ client: ctx.client, taskQueue, record, inputs: { fail: false } });
+      const failing = await startPlanRun({ client: ctx.client, taskQueue, record, inputs: { fail: true } });
+      return [(await ok.result()).state, await failing.result().then(() => 'succeeded', () => 'failed')];
+    });
+    expect(states).toEqual(['succeeded', 'failed']);
+    expect(await runRows(ctx.db, record.id)).toEqual([expect.objectContaining({ status: 'running' }), expect.objectContaining({ status: 'running' })]);
+    expect(unwritten.pending()).toBe(2);
+
+    const runs = createRunStore(ctx.db);
+    await reconcileOpenRuns({ client: ctx.client, runs });
+    await reconcileOpenRuns({ client: ctx.client, runs });
+    expect((await runRows(ctx.db, record.id)).map((r) => r.status).sort()).toEqual(['failed', 'succeeded']);
+    expect(await metricsOf(ctx.db, record.id)).toMatchObject({ execution_count: 2, failure_rate: 0.5, counters: { successes: 1, failures: 1, latency_samples: 2 } });
   });
 
   it('the activity the consolidation pass calls does the same through the worker client, idempotently', async () => {
