@@ -35,11 +35,16 @@ export const sleepOp = defineOp({
     while (Date.now() - started < ms) {
       ctx.heartbeat({ elapsed_ms: Date.now() - started });
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(resolve, Math.min(tick, ms - (Date.now() - started)));
-        ctx.signal.addEventListener('abort', () => {
+        // One listener per tick, removed when the tick ends: a long sleep must not pile them up.
+        const onAbort = () => {
           clearTimeout(timer);
           reject(ctx.signal.reason ?? new Error('cancelled'));
-        }, { once: true });
+        };
+        const timer = setTimeout(() => {
+          ctx.signal.removeEventListener('abort', onAbort);
+          resolve();
+        }, Math.min(tick, ms - (Date.now() - started)));
+        ctx.signal.addEventListener('abort', onAbort, { once: true });
       });
     }
     return { slept_ms: Date.now() - started };
