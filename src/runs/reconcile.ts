@@ -2,8 +2,8 @@
  * Reconciling run rows whose workflow closed without its outcome reaching Postgres: a terminated
  * or timed-out executor never records one, and a run whose worker stopped while Postgres was
  * unreachable (src/runs/outcome-sink.ts) completed without it, so its row would stay open and its
- * plan's metrics would never count it. Each such row is closed from what Temporal says about the execution,
- * through the same exactly-once closeRun the finalizer uses.
+ * plan's metrics would never count it. Each such row is closed from what Temporal says about the
+ * execution, through the same exactly-once closeRun the finalizer uses.
  */
 import { WorkflowNotFoundError, type Client, type WorkflowExecutionStatusName } from '@temporalio/client';
 import { NODE_ERROR_TYPES, type NodeError, type RunOutcome } from '../domain/run-state';
