@@ -72,6 +72,10 @@ export class NodeScheduler {
   aborting: NodeError | undefined;
   /** Set when the run itself is cancelled, so nodes released afterwards are cancelled, not started. */
   private cancelRequested = false;
+  /** The run's cancellation as a node's work saw it (for runToEnd(), which waits on no condition). */
+  private cancellation: unknown;
+  /** runToEnd()'s check, after every node settles. */
+  private onSettled: (() => void) | undefined;
 
   constructor(private readonly options: SchedulerOptions) {}
 
@@ -100,7 +104,10 @@ export class NodeScheduler {
 
   private rejected(node: PlanNode, err: unknown): void {
     if (isCancellation(err)) {
-      if (!this.aborting) this.cancelRequested = true;
+      if (!this.aborting) {
+        this.cancelRequested = true;
+        this.cancellation ??= err;
+      }
       this.options.run.finish(node.id, 'cancelled', now(), { reason: this.stopReason() });
       return;
     }
@@ -117,6 +124,7 @@ export class NodeScheduler {
           record();
         } finally {
           this.pump();
+          this.onSettled?.();
         }
       };
       void work().then(
@@ -166,6 +174,34 @@ export class NodeScheduler {
       }
       this.startNode(decision.node);
     }
+  }
+
+  /**
+   * The lean wait of version 3 runs (LEAN_WAIT_VERSION) whose nodes are all activities or local
+   * activities, with no timeout and no gate: runs the nodes and resolves, once every node is final,
+   * with the run's cancellation or undefined. The SDK captures a source-mapped stack trace for every
+   * promise workflow code creates; complete() creates eight more than this (its own, the scope's run
+   * and async wrapper, the condition and their awaits), the largest part of the executor's own cost
+   * in a small run (docs/execution.md#cost-per-node). A `sequential` run (a chain, or one node at a
+   * time) has no nodes' scope either: nothing runs beside a node whose failure aborts the run, and
+   * the run's cancellation reaches its node through the root scope. It relies on every node's work
+   * rejecting with a cancellation when the run is cancelled, which activities do; approvals, map
+   * and sub-plan nodes wait with complete().
+   */
+  runToEnd(sequential: boolean): Promise<unknown> {
+    const { run } = this.options;
+    return new Promise((resolve) => {
+      this.onSettled = () => {
+        if (run.done || (this.aborting !== undefined && run.running === 0)) resolve(this.cancellation);
+      };
+      if (sequential) this.pump();
+      else {
+        this.nodesScope = new CancellationScope();
+        // run() awaits whatever its function returns: a plain call saves the async wrapper's promise.
+        void this.nodesScope.run(() => this.pump() as unknown as Promise<void>);
+      }
+      this.onSettled();
+    });
   }
 
   /**

@@ -20,6 +20,7 @@ import type { PlanGraphPayload, PlanNode } from '../src/domain/records';
 import { resolveTemplates } from '../src/domain/refs';
 import { isSubPlanNode } from '../src/domain/sub-plan';
 import {
+  LEAN_WAIT_VERSION,
   NODE_ERROR_TYPES,
   OUTCOME_SINK_VERSION,
   statusQuery,
@@ -221,7 +222,9 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
           if (refused) scheduler.abort(refused);
         }
       : undefined;
-  const cancelled = await scheduler.complete(timeout, String(timeout), awaitGate);
+  // Nodes that are all activities, no timeout, no gate: the lean wait (LEAN_WAIT_VERSION).
+  const lean = (input.executor_version ?? 0) >= LEAN_WAIT_VERSION && timeout === undefined && !waitsForApproval(payload) && !hasComposites(payload);
+  const cancelled = lean ? await scheduler.runToEnd(run.sequential || maxParallel === 1) : await scheduler.complete(timeout, String(timeout), awaitGate);
   const aborting = scheduler.aborting;
 
   finishedAt = now();

@@ -3,7 +3,7 @@
  * the workflow drives it and turns its decisions into activities.
  */
 import { guardAllows } from '../src/domain/guards';
-import { indexGraph, topologicalOrder, type GraphIndex } from '../src/domain/graph-index';
+import { indexGraph, isSequential, topologicalOrder, type GraphIndex } from '../src/domain/graph-index';
 import type { NodeExecution } from '../src/domain/node-execution';
 import type { PlanGraphPayload, PlanNode } from '../src/domain/records';
 import type { RefScope } from '../src/domain/refs';
@@ -15,6 +15,8 @@ export class PlanRun {
   readonly index: GraphIndex;
   readonly nodes = new Map<string, PlanNode>();
   readonly status = new Map<string, NodeStatus>();
+  /** No two nodes can ever run at once (a chain). */
+  readonly sequential: boolean;
   /** Position of each node in the topological order: ready nodes start in this order. */
   private readonly rank = new Map<string, number>();
   private readonly waitingOn = new Map<string, number>();
@@ -27,8 +29,9 @@ export class PlanRun {
     private readonly inputs: Record<string, unknown>,
   ) {
     this.index = indexGraph(plan.nodes, plan.edges);
-    const order = topologicalOrder(this.index) ?? this.index.nodeIds;
-    order.forEach((id, i) => this.rank.set(id, i));
+    const order = topologicalOrder(this.index);
+    this.sequential = order !== null && isSequential(this.index, order);
+    (order ?? this.index.nodeIds).forEach((id, i) => this.rank.set(id, i));
     for (const node of [...plan.nodes].sort((a, b) => this.rankOf(a.id) - this.rankOf(b.id))) {
       this.nodes.set(node.id, node);
       this.status.set(node.id, { id: node.id, op: node.op, state: 'pending', attempts: 0 });

@@ -19,6 +19,26 @@ export function median(samples: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
+/**
+ * A distribution-free interval for the median: the k-th smallest and k-th largest samples, with
+ * the largest k whose coverage (1 − 2·P[Binomial(n, ½) < k]) is at least `confidence`. Returns
+ * the interval and its exact coverage; the whole range when n is too small for the confidence.
+ */
+export function medianInterval(samples: readonly number[], confidence = 0.9): { low: number; high: number; coverage: number } {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const n = sorted.length;
+  let k = 1;
+  let term = 0.5 ** n; // P[B = k - 1]
+  let below = term; // P[B < k]
+  while (k + 1 <= (n + 1) / 2) {
+    term = (term * (n - k + 1)) / k;
+    if (1 - 2 * (below + term) < confidence) break;
+    below += term;
+    k += 1;
+  }
+  return { low: sorted[k - 1] ?? Number.NaN, high: sorted[n - k] ?? Number.NaN, coverage: 1 - 2 * below };
+}
+
 /** Rounds for display: whole numbers above 100, otherwise `digits` significant decimals. */
 export function round(value: number, digits = 3): number {
   if (!Number.isFinite(value)) return value;

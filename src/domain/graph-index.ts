@@ -67,6 +67,19 @@ export function topologicalOrder(index: GraphIndex): string[] | null {
   return order.length === index.nodeIds.length ? order : null;
 }
 
+/**
+ * Whether no two nodes can ever run at once: each node of the topological `order` depends on the
+ * one before it (a chain, whatever its edges' kinds), so the order is the only one.
+ */
+export function isSequential(index: GraphIndex, order: readonly string[]): boolean {
+  for (let i = 1; i < order.length; i++) {
+    const preds = index.preds.get(order[i]!)!;
+    const before = order[i - 1]!;
+    if (!preds.data.includes(before) && !preds.control.includes(before)) return false;
+  }
+  return true;
+}
+
 /** Finds the node ids of one cycle (in edge order), or null if the graph is acyclic. */
 export function findCycle(index: GraphIndex): string[] | null {
   const WHITE = 0, GREY = 1, BLACK = 2;

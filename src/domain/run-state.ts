@@ -75,14 +75,19 @@ export interface PlanRunInput {
  * executor's patches up to `executor-combined-1`, the map and sub-plan patches included, taken
  * without a patch marker (each marker costs an event and a TemporalChangeVersion search-attribute
  * upsert in every run). Version 2: the outcome goes to the worker's `runOutcome` sink in the final
- * workflow task instead of a local activity (OUTCOME_SINK_VERSION). Runs without it ask the
+ * workflow task instead of a local activity (OUTCOME_SINK_VERSION). Version 3: a run whose nodes
+ * are all activities, with no timeout and no gate, waits for its nodes with fewer promises, and a
+ * chain's nodes run in the root scope (LEAN_WAIT_VERSION). Runs without it ask the
  * patches, as their histories recorded. Workers must know a version before starters send it
  * (docs/workflow-changes.md#versioned-input).
  */
-export const EXECUTOR_VERSION = 2;
+export const EXECUTOR_VERSION = 3;
 
 /** The first `executor_version` whose runs record their outcome through the `runOutcome` sink. */
 export const OUTCOME_SINK_VERSION = 2;
+
+/** The first `executor_version` whose plain runs wait with NodeScheduler.runToEnd() (workflows/node-scheduler.ts). */
+export const LEAN_WAIT_VERSION = 3;
 
 /** What a resumed run takes from the run it resumes: the succeeded nodes it does not run again. */
 export interface ResumeFrom {

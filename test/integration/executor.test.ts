@@ -176,6 +176,17 @@ describe('failure policies and retries', () => {
     expect((await metricsOf(ctx.db, record.id)).failure_rate).toBe(1);
   });
 
+  it('fail_fast one node at a time (max_parallelism 1): a failure cancels the nodes not started yet', async () => {
+    const { status, error } = await runPlan({
+      nodes: [{ id: 'a_boom', op: 'fail', params: { type: 'kaput' } }, { id: 'b', op: 'noop' }, { id: 'c', op: 'noop' }],
+      constraints: { max_parallelism: 1 },
+    });
+    expect(status.state).toBe('failed');
+    expect(failureType(error)).toBe('kaput');
+    expect(statesOf(status)).toEqual({ a_boom: 'failed', b: 'cancelled', c: 'cancelled' });
+    expect(byId(status).b!.reason).toMatch(/run aborted: node "a_boom" failed/);
+  });
+
   it('continue: independent branches finish, and the run fails only for failures not tolerated', async () => {
     const spec = (tolerateAll: boolean): PlanSpec => ({
       constraints: { failure_policy: 'continue' },
@@ -315,5 +326,24 @@ describe('watching and cancelling', () => {
     const metrics = await metricsOf(ctx.db, record.id);
     expect(metrics).toMatchObject({ execution_count: 1, failure_rate: 1 });
     expect(await runRows(ctx.db, record.id)).toEqual([expect.objectContaining({ status: 'cancelled' })]);
+  });
+
+  it('cancels a chain run: its one running node is cancelled through the run itself', async () => {
+    const record = await store({
+      nodes: [{ id: 'first', op: 'noop' }, { id: 'long', op: 'sleep', params: { ms: 60_000 } }, { id: 'after', op: 'echo', params: {} }],
+      edges: [ctl('first', 'long'), ctl('long', 'after')],
+    });
+    const handle = await start(record);
+    await until(() => handle.query(statusQuery), (s) => byId(s).long!.state === 'running', 'long running');
+    await handle.cancel();
+    const { status, error } = await settle(handle);
+    expect((error as Error).cause).toMatchObject({ name: 'CancelledFailure' });
+    expect(status.state).toBe('cancelled');
+    expect(statesOf(status)).toEqual({ first: 'succeeded', long: 'cancelled', after: 'cancelled' });
+    const events = (await handle.fetchHistory()).events ?? [];
+    const longScheduled = events.find((e) => e.activityTaskScheduledEventAttributes?.activityId === 'long');
+    const cancelRequests = events.flatMap((e) => (e.activityTaskCancelRequestedEventAttributes ? [String(e.activityTaskCancelRequestedEventAttributes.scheduledEventId)] : []));
+    expect(cancelRequests).toEqual([String(longScheduled?.eventId)]);
+    expect(await metricsOf(ctx.db, record.id)).toMatchObject({ execution_count: 1, failure_rate: 1 });
   });
 });

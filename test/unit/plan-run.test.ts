@@ -84,6 +84,22 @@ describe('PlanRun readiness', () => {
   });
 });
 
+describe('PlanRun.sequential: whether two nodes could ever run at once', () => {
+  const n = (...ids: string[]) => ids.map((id) => ({ id, op: 'noop' }));
+  const e = (from: string, to: string, kind: Edge['kind'] = 'control'): Edge => ({ from, to, kind });
+
+  it('is true for one node and for a chain, whatever its edges\' kinds and shortcuts', () => {
+    expect(makeRun(n('a')).sequential).toBe(true);
+    expect(makeRun(n('c', 'a', 'b'), [e('a', 'b', 'data'), e('b', 'c'), e('a', 'c', 'data')]).sequential).toBe(true);
+  });
+
+  it('is false as soon as two nodes are independent', () => {
+    expect(makeRun(n('a', 'b')).sequential).toBe(false);
+    expect(makeRun(n('a', 'b', 'c', 'd'), [e('a', 'b'), e('a', 'c'), e('b', 'd'), e('c', 'd')]).sequential).toBe(false);
+    expect(makeRun(n('a', 'b', 'c'), [e('a', 'c'), e('b', 'c')]).sequential).toBe(false);
+  });
+});
+
 describe('PlanRun skip propagation', () => {
   function afterPredecessor(kind: 'data' | 'control', predState: NodeState, predPolicy?: Record<string, unknown>) {
     const run = makeRun([{ id: 'p', op: 'noop', policy: predPolicy }, { id: 'q', op: 'noop' }], [{ from: 'p', to: 'q', kind }]);
