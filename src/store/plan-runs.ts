@@ -3,6 +3,7 @@
  * activities that call it are retried.
  */
 import { sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client';
 import type { RunOutcome } from '../domain/run-state';
 import { fromJsonb, toJsonbText } from './jsonb-text';
@@ -31,13 +32,14 @@ export type OpenRun = {
  * The conflict clause of an `INSERT INTO plan_stats AS s …`: adds the new counts to the stored
  * ones in place, so concurrent writers never lose an update.
  */
-const ACCUMULATE_PLAN_STATS_SQL = `ON CONFLICT (plan_id) DO UPDATE SET
+export const ACCUMULATE_PLAN_STATS = sql`ON CONFLICT (plan_id) DO UPDATE SET
   successes = s.successes + EXCLUDED.successes,
   failures = s.failures + EXCLUDED.failures,
   latency_sum_ms = s.latency_sum_ms + EXCLUDED.latency_sum_ms,
   latency_samples = s.latency_samples + EXCLUDED.latency_samples,
   last_executed_at = GREATEST(s.last_executed_at, EXCLUDED.last_executed_at)`;
-export const ACCUMULATE_PLAN_STATS = sql.raw(ACCUMULATE_PLAN_STATS_SQL);
+/** The same clause as text, for the prepared statement below (it holds no parameters). */
+const ACCUMULATE_PLAN_STATS_TEXT = new PgDialect().sqlToQuery(ACCUMULATE_PLAN_STATS).sql;
 
 // Every run opens and closes its row: these two statements are named, so each pooled connection
 // prepares them once and Postgres skips parsing and planning them afterwards (half its CPU per
@@ -64,7 +66,7 @@ const CLOSE_RUN = {
          SELECT plan_id, (status = 'succeeded')::int, (status <> 'succeeded')::int, latency_ms, 1, finished_at
            FROM closed
           WHERE EXISTS (SELECT 1 FROM memory_records m WHERE m.id = closed.plan_id)
-         ${ACCUMULATE_PLAN_STATS_SQL}
+         ${ACCUMULATE_PLAN_STATS_TEXT}
          RETURNING plan_id`,
 };
 
