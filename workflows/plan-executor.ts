@@ -222,8 +222,8 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
           if (refused) scheduler.abort(refused);
         }
       : undefined;
-  // Nodes that are all activities, no timeout, no gate: the lean wait (LEAN_WAIT_VERSION).
-  const lean = (input.executor_version ?? 0) >= LEAN_WAIT_VERSION && timeout === undefined && !waitsForApproval(payload) && !hasComposites(payload);
+  // Nodes that are all activities (no approval, map or sub-plan node), no timeout, no gate: the lean wait (LEAN_WAIT_VERSION).
+  const lean = (input.executor_version ?? 0) >= LEAN_WAIT_VERSION && timeout === undefined && !approvalSchemas && composites === NO_COMPOSITES;
   const cancelled = lean ? await scheduler.runToEnd(run.sequential || maxParallel === 1) : await scheduler.complete(timeout, String(timeout), awaitGate);
   const aborting = scheduler.aborting;
 
