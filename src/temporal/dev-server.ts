@@ -61,6 +61,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // Whichever way this process ends short of SIGKILL, the server it started goes with it.
+  const stopOnExit = () => child.kill('SIGTERM');
+  process.once('exit', stopOnExit);
+  void exited.then(() => process.off('exit', stopOnExit));
 
   const address = `127.0.0.1:${options.port}`;
   const deadline = Date.now() + 60_000;

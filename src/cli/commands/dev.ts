@@ -1,6 +1,7 @@
 /**
  * `plangraph dev | worker | api | migrate`: the long-running processes.
  */
+import { constants } from 'node:os';
 import type { Command } from 'commander';
 import { Runtime, type NativeConnection, type Worker } from '@temporalio/worker';
 import type { FastifyInstance } from 'fastify';
@@ -29,15 +30,30 @@ async function startApi(services: Services): Promise<FastifyInstance> {
   return api;
 }
 
-/** Resolves on the first SIGINT/SIGTERM. */
-function untilSignal(): Promise<string> {
+/**
+ * Resolves on the first SIGINT/SIGTERM, which stops everything in order. A second one (an impatient
+ * Ctrl-C, or a signal sent to the process and relayed to it again by its launcher) exits at once:
+ * without a handler Node would die on it before the dev server is stopped, leaving it running.
+ */
+function stopSignal(): Promise<string> {
   return new Promise((resolve) => {
-    process.once('SIGINT', () => resolve('SIGINT'));
-    process.once('SIGTERM', () => resolve('SIGTERM'));
+    let received = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (received) {
+        log(`${signal} again: exiting without waiting`);
+        process.exit(128 + constants.signals[signal]);
+      }
+      received = true;
+      resolve(signal);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
   });
 }
 
 async function runProcesses(config: Config, parts: { worker: boolean; api: boolean; devServer: boolean }): Promise<void> {
+  // Listening from the start: a signal while starting up stops the process once it is up.
+  const stop = stopSignal();
   // The runtime serves worker metrics only where a worker runs.
   Runtime.install(workerRuntimeOptions(parts.worker ? config : { ...config, WORKER_METRICS_ADDRESS: undefined }));
   // Before any connection: the Temporal client and worker pick up tracing when they are created.
@@ -45,7 +61,7 @@ async function runProcesses(config: Config, parts: { worker: boolean; api: boole
   if (tracing) log(`tracing: OTLP/HTTP to ${tracesUrl(config)}`);
   const devServer = parts.devServer ? await ensureTemporal(config, log) : (await requireTemporal(config), undefined);
   try {
-    await runUntilSignal(config, parts);
+    await runUntilSignal(config, parts, stop);
   } finally {
     // Never leave an orphan dev server behind, whether we stop cleanly or fail starting.
     await devServer?.stop();
@@ -53,7 +69,7 @@ async function runProcesses(config: Config, parts: { worker: boolean; api: boole
   }
 }
 
-async function runUntilSignal(config: Config, parts: { worker: boolean; api: boolean; devServer: boolean }): Promise<void> {
+async function runUntilSignal(config: Config, parts: { worker: boolean; api: boolean; devServer: boolean }, stop: Promise<string>): Promise<void> {
   await migrateOrFail(config);
   log('database: migrations applied');
   const services = await createServices(config);
@@ -63,7 +79,7 @@ async function runUntilSignal(config: Config, parts: { worker: boolean; api: boo
   if (parts.devServer) log(`Temporal UI: ${temporalUiUrl(config)}`);
   log('ready; Ctrl-C stops everything');
 
-  const signal = await Promise.race([untilSignal(), worker ? worker.running.then(() => 'worker stopped') : new Promise<string>(() => undefined)]);
+  const signal = await Promise.race([stop, worker ? worker.running.then(() => 'worker stopped') : new Promise<string>(() => undefined)]);
   log(`stopping (${signal})…`);
   await stopJobs();
   await api?.close();
