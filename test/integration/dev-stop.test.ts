@@ -95,7 +95,7 @@ describe('plangraph dev stops the dev server it started', () => {
     // Two signals sent at once may arrive as one: the second comes while the first is being handled.
     await until(async () => dev.output(), (output) => output.includes('stopping (SIGINT)'), 'the orderly stop to begin');
     await dev.kill('SIGINT');
-    expect(dev.output()).toContain('SIGINT again: exiting without waiting');
+    expect(dev.output()).toContain('SIGINT again: exiting now');
     expect(dev.child.exitCode).toBe(130);
     await until(async () => alive(server), (running) => !running, 'the dev server to exit', 15_000);
   }, 180_000);

@@ -40,7 +40,7 @@ function stopSignal(): Promise<string> {
     let received = false;
     const onSignal = (signal: NodeJS.Signals) => {
       if (received) {
-        log(`${signal} again: exiting without waiting`);
+        log(`${signal} again: exiting now`);
         process.exit(128 + constants.signals[signal]);
       }
       received = true;
