@@ -4,10 +4,11 @@
  * sent to the process and relayed to it once more by its launcher — which used to kill the
  * process before it stopped the server, leaving that running with its ports and database file.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, inject } from 'vitest';
+import { processes } from '../../bench/lib/processes';
 import { freePort } from '../../src/net';
 import { until } from './executor-helpers';
 import { spawnReady, type ChildHandle } from './fault-processes';
@@ -46,22 +47,6 @@ async function startDev(): Promise<ChildHandle> {
   return dev;
 }
 
-/** Process ids whose parent is `pid` and whose command line contains `needle`. */
-function childrenOf(pid: number, needle: string): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((entry) => {
-      try {
-        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-        const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-        return parent === pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(needle);
-      } catch {
-        return false; // exited while we looked
-      }
-    })
-    .map(Number);
-}
-
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -71,8 +56,9 @@ function alive(pid: number): boolean {
   }
 }
 
-async function devServerOf(dev: ChildHandle): Promise<number> {
-  const [server] = childrenOf(dev.child.pid!, 'start-dev');
+/** The Temporal CLI process `plangraph dev` started. */
+function devServerOf(dev: ChildHandle): number {
+  const server = processes().find((p) => p.parent === dev.child.pid && p.name === 'temporal')?.pid;
   expect(server, `no dev server under plangraph dev:\n${dev.output()}`).toBeDefined();
   servers.push(server!);
   return server!;
@@ -81,7 +67,7 @@ async function devServerOf(dev: ChildHandle): Promise<number> {
 describe('plangraph dev stops the dev server it started', () => {
   it('on one SIGTERM: everything stops in order', async () => {
     const dev = await startDev();
-    const server = await devServerOf(dev);
+    const server = devServerOf(dev);
     await dev.kill('SIGTERM');
     expect(dev.child.exitCode, dev.output()).toBe(0);
     expect(dev.output()).toContain('stopped');
@@ -90,7 +76,7 @@ describe('plangraph dev stops the dev server it started', () => {
 
   it('on two signals in a row: exits at once, and the dev server still goes', async () => {
     const dev = await startDev();
-    const server = await devServerOf(dev);
+    const server = devServerOf(dev);
     dev.child.kill('SIGINT');
     // Two signals sent at once may arrive as one: the second comes while the first is being handled.
     await until(async () => dev.output(), (output) => output.includes('stopping (SIGINT)'), 'the orderly stop to begin');
