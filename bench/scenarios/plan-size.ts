@@ -51,6 +51,12 @@ async function replaySeconds(env: BenchEnv, handle: WorkflowHandle): Promise<num
   return Math.round((performance.now() - t0) / 100) / 10;
 }
 
+/** Why the last workflow task failed, when that is where the history stopped (e.g. a completion over gRPC's size limit). */
+async function lastTaskFailure(handle: WorkflowHandle): Promise<string> {
+  const last = (await handle.fetchHistory()).events?.at(-1)?.workflowTaskFailedEventAttributes;
+  return last ? `, after a workflow task failed: ${last.failure?.message ?? 'no message'}` : '';
+}
+
 /**
  * Waits for the run within the time box, watching its history length: a run whose history has
  * not grown for `STALL_MS` is stuck (e.g. retrying a workflow task that always times out).
@@ -66,7 +72,7 @@ export async function outcomeOf(handle: WorkflowHandle): Promise<string> {
       if (settled) break;
       const now = (await handle.describe()).historyLength;
       if (now > length) [length, grewAt] = [now, Date.now()];
-      if (Date.now() - grewAt > STALL_MS) return `stalled: history stuck at ${length} events for ${STALL_MS / 1000} s (terminated)`;
+      if (Date.now() - grewAt > STALL_MS) return `stalled: history stuck at ${length} events for ${STALL_MS / 1000} s${await lastTaskFailure(handle)} (terminated)`;
       if (Date.now() > deadline) return `not finished in ${TIME_BOX_MS / 1000} s (terminated)`;
     }
     return 'completed';
@@ -130,9 +136,15 @@ export const planSize: Scenario = {
     'The same replay applies to any run whose worker restarts or evicts it: where the notes show a replay longer than 10 s ' +
     '(a chain of 5,000 already), a run that completed did so only because its worker kept it cached throughout. ' +
     'The 2,000-pending-activity limit is never reached (the executor caps parallelism at 1,000). **Local nodes** cost one ' +
-    'marker event each and share workflow tasks, so a chain of cheap nodes fits far more nodes in one history. Plans of ' +
-    'many thousands of *activity* nodes therefore run partitioned (continue-as-new per partition of 2,000 nodes; ' +
-    'scenario partitioned-size), which this scenario turns off to measure the single-history path.',
+    'marker event each, but a chain of them runs inside one workflow task (~2.5 ms per node here, so 10,000 nodes finish ' +
+    'well before the task\'s heartbeat at 80% of its 120 s timeout), and every marker (~410 bytes) is sent in that task\'s ' +
+    'completion beside the run\'s result (~200 bytes per node): past ~7,000 nodes the completion outgrows gRPC\'s 4 MB ' +
+    'message limit, Temporal fails the task as not retryable and the ' +
+    'run waits (measured on 2026-11-26: a single-history local chain of 4,000 completes in 9.9 s, one of 10,000 fails so). ' +
+    'Plans of more than 2,000 nodes therefore run partitioned by default (continue-as-new per partition of 2,000 nodes, ' +
+    'at most 2,000 markers per completion; scenario partitioned-size), which this scenario turns off to measure the ' +
+    'single-history path; plans that keep one history (map, sub-plan or approval nodes, resumed runs) stay exposed above ' +
+    '~7,000 local nodes in one workflow task (docs/execution.md#local-nodes).',
   async run(env, log) {
     const attempts: Attempt[] = [];
     await env.withWorker(async (taskQueue) => {

@@ -16,7 +16,7 @@ import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import { freePort, freePortInRange } from '../net';
 import { PACKAGE_ROOT } from '../package-files';
-import { SEARCH_ATTRIBUTES, UNTHROTTLED_DYNAMIC_CONFIG } from './dev-server';
+import { SEARCH_ATTRIBUTES, DEV_SERVER_DYNAMIC_CONFIG } from './dev-server';
 
 const run = promisify(execFile);
 
@@ -165,7 +165,7 @@ export async function startRealServer(options: { files: RealServerFiles; databas
   writeFileSync(join(root, 'config/development.yaml'), configYaml(db, databases, ports, dynamicConfigFile));
   writeFileSync(
     dynamicConfigFile,
-    dynamicConfigYaml({ ...UNTHROTTLED_DYNAMIC_CONFIG, 'system.forceSearchAttributesCacheRefreshOnRead': true, 'frontend.enableUpdateWorkflowExecution': true }),
+    dynamicConfigYaml({ ...DEV_SERVER_DYNAMIC_CONFIG, 'system.forceSearchAttributesCacheRefreshOnRead': true, 'frontend.enableUpdateWorkflowExecution': true }),
   );
 
   const child = spawn(options.files.server, ['--root', root, '--config', 'config', '--env', 'development', '--allow-no-auth', 'start'], { stdio: ['ignore', 'pipe', 'pipe'] });
