@@ -52,10 +52,11 @@ export const metricsContention: Scenario = {
     `row. Checked: execution_count = ${RUNS} and failure_rate = ${FAILING}/${RUNS} exactly, ${RUNS} closed run rows. Beside it, ` +
     `the same ${RUNS} runs over ${RUNS} separate plans (no shared row); ratio = one plan / separate plans.`,
   analysis:
-    'Counts are exact because each outcome is one transaction keyed by the run (only the statement that closes the run row ' +
-    'counts it) and the counters are incremented in place (`successes = successes + 1`), never read-modify-written by a ' +
-    'client. Concurrent outcomes of one plan queue on that row\'s lock, which is what the ratio prices; one pass per side keeps ' +
-    'the count check exact, so the ratio is a single sample and as noisy as the machine.',
+    'Counts are exact because only the statement that closes a run row counts the run, and the counters are incremented in ' +
+    'place (`successes = successes + n`), never read-modify-written by a client. Outcomes that reach a worker while its close ' +
+    'statement is in flight go together in the next one (group commit, src/store/group-commit.ts), which updates the plan\'s ' +
+    'counter row once for all of them instead of queueing each on its lock; the ratio prices what contention remains. One pass ' +
+    'per side keeps the count check exact, so the ratio is a single sample and as noisy as the machine.',
   async run(env, log) {
     const shared = await storePlan(env, SHAPE, 'bench: contended plan');
     const separate = await Promise.all(Array.from({ length: RUNS }, () => storePlan(env, SHAPE, 'bench: uncontended plan')));

@@ -58,9 +58,13 @@ export function createRunOutcomeSink(options: OutcomeSinkOptions): { sinks: Inje
   const record = async (outcome: RunOutcome): Promise<void> => {
     pending += 1;
     const written = write(outcome).finally(() => (pending -= 1));
-    const waited = new AbortController();
-    await Promise.race([written, delay(waitMs, undefined, { ref: false, signal: waited.signal }).catch(() => undefined)]);
-    waited.abort();
+    // A plain timer, cleared: aborting a timers/promises delay builds an AbortError per run.
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, waitMs).unref();
+    });
+    await Promise.race([written, bound]);
+    clearTimeout(timer);
   };
 
   return {

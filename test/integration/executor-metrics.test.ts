@@ -57,6 +57,24 @@ describe('the run-outcome activity', () => {
     expect(metrics).toMatchObject({ execution_count: 40, failure_rate: 0.25, avg_latency_ms: 205, counters: { successes: 30, failures: 10, latency_samples: 40 } });
   });
 
+  it('writes outcomes that arrive together as one batch: each plan counts its own runs, a bad outcome fails alone', async () => {
+    const plans = await Promise.all([0, 1].map(() => storePlan(ctx.db, { nodes: [{ id: 'a', op: 'noop' }], intent: uid('intent') })));
+    const runs = createRunStore(ctx.db);
+    const opened = outcome(plans[0]!.id, 'succeeded', 30);
+    await runs.openRun({ ...opened, started_at: '2024-05-01T09:59:59.000Z' });
+    const deletedPlan = outcome('6f1c2d7e-0000-4000-8000-000000000000', 'succeeded');
+    const bad = { ...outcome(plans[1]!.id, 'failed'), plan_record_id: 'not-a-uuid' };
+    const batch = [opened, outcome(plans[0]!.id, 'failed', 90), outcome(plans[1]!.id, 'succeeded', 40), deletedPlan, bad, outcome(plans[1]!.id, 'succeeded', 60)];
+    const results = await Promise.all(batch.map((o) => runs.closeRun(o).then((c) => c, (err: Error) => err.message)));
+    expect(results.slice(0, 4)).toEqual([true, true, true, false]);
+    expect(results[4]).toMatch(/uuid/);
+    expect(results[5]).toBe(true);
+    expect(await metricsOf(ctx.db, plans[0]!.id)).toMatchObject({ execution_count: 2, failure_rate: 0.5, avg_latency_ms: 60 });
+    expect(await metricsOf(ctx.db, plans[1]!.id)).toMatchObject({ execution_count: 2, failure_rate: 0, avg_latency_ms: 50 });
+    // The row the starter opened is the one closed.
+    expect(await runRows(ctx.db, plans[0]!.id)).toContainEqual(expect.objectContaining({ workflow_id: opened.workflow_id, status: 'succeeded', latency_ms: 30 }));
+  });
+
   it('counts a real run once when its outcome write fails after committing and the worker retries it', async () => {
     const record = await storePlan(ctx.db, { nodes: [{ id: 'a', op: 'echo', params: { x: 1 } }], intent: uid('intent') });
     const registry = await loadOpRegistry(ctx.config);
