@@ -119,15 +119,22 @@ export const throughput: Scenario = {
     '0.876 → 0.94–0.965). Since then the run rows are written by group commit (src/store/group-commit.ts: calls made while a ' +
     'statement is in flight share the next; in this burst runs open and close at the server\'s pace, so it merges little: 2,000 ' +
     'calls took 1,648 statements) and the outcome sink\'s wait no longer builds an AbortError per run. Five runs of this scenario ' +
-    'on 2026-11-26 gave paired medians of 0.942, 0.931, 0.993, 0.965 and 0.940 and median-rate ratios of 0.965, 0.939, 0.943, 0.960 ' +
-    'and 0.951: the executor runs at about 0.95 of the bare hand-written workflow, at the goal\'s edge, not clearly past it. Pairs ' +
-    'spread by ±10% (0.74–1.09 within one run), so the 93% interval of the median of 11 pairs is about ±0.04 wide and is printed ' +
-    'beside it: its low end would reach 0.95 only at a true ratio near 0.99. CPU per run by side (in the notes) varies as much: ' +
-    'the executor\'s excess over the bare baseline was 3–8 ms of 75–105 ms in those runs, and its split into interpretation and ' +
-    'bookkeeping flips between runs (executor / bookkept 0.93–1.00, bookkept / baseline 0.97–1.02). What the executor adds: a ' +
-    'larger input (the whole plan, 2.9 KB against 0.7 KB for the start event) and result (every node\'s status, 1.9 KB against ' +
-    '0.3 KB), search attributes, memo and node summaries to convert and store, and the starter\'s and the sink\'s two statements ' +
-    '(~0.65 ms of Postgres CPU per run). A profile of the worker\'s workflow thread puts ~0.8 ms per run in the executor\'s own ' +
+    'on 2026-11-26 gave paired medians of 0.931–0.993 and median-rate ratios of 0.939–0.965: about 0.95, at the goal\'s edge. ' +
+    'A perf profile of the dev server then showed it reading search attributes from SQLite on every request and visibility ' +
+    'record that touches one (the CLI turns that cache off so that attributes added at run time show at once): ~1.8% of its ' +
+    'samples on the executor\'s side, whose runs carry `PlanId` and `PlanIntent`, 1.5% on the bare side, plus namespace reads ' +
+    'under one global lock. plangraph\'s attributes exist from the start, so its dev servers now keep the cache ' +
+    '(src/temporal/dev-server.ts), and the dev server\'s CPU per run became the same on both sides (77.4 against 78.6 ms, then ' +
+    '72.0 against 73.8 ms, in two runs on a slow day). Those two runs gave paired medians of 0.978 and 0.945 and median-rate ' +
+    'ratios of 0.947 and 0.999 (all four about 0.97). What is left is in the bench process: 2.3–3.3 ms of ~37 ms per run, ' +
+    'which per-thread CPU (/proc/self/task) splits into the workflow thread (+0.9 ms: the interpreter; the SDK itself spends ' +
+    '~10 ms per run there on both sides, much of it capturing a stack trace for every promise), V8\'s GC threads (+0.7 ms) and ' +
+    'the main thread (+0.8 ms: the larger start request and result, the two bookkeeping statements). Pairs spread by ±10% ' +
+    '(0.74–1.09 within one run), so the 93% interval of the median of 11 pairs is about ±0.04 wide and is printed beside it. ' +
+    'What the executor adds: a ' +
+    'history of 8.1 KB against 4.9 KB per run (the start event 1.8 KB against 0.25 KB: the whole plan; the result 1.2 KB against ' +
+    '0.06 KB: every node\'s status; ~100 bytes more per scheduled activity: its summary and non-retryable error types), search ' +
+    'attributes and memo, and the starter\'s and the sink\'s two statements (~1 ms of Postgres CPU per run). A profile of the worker\'s workflow thread puts ~0.8 ms per run in the executor\'s own ' +
     'code, with as many calls into the workflow sandbox as the hand-written workflow (21 per run on both sides). ' +
     'A batch that shows well under 1 run/s waited 5 minutes on one activity task that a worker took and never completed (the ' +
     'start-to-close timeout of the hand-written and the executor nodes alike); it happens on both sides when the machine is ' +

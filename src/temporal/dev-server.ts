@@ -17,6 +17,11 @@ export const SEARCH_ATTRIBUTES = { PlanId: 'Keyword', PlanIntent: 'Keyword' } as
  * runs/s 30 s of tasks come near 9,000, the queue then splits its slices to shed load, and each new
  * batch of tasks walks all of them — about 7 ms of server CPU per run, for whichever side of a
  * benchmark crossed the threshold. Checkpointing every second keeps the trackers small.
+ * The CLI also turns off the search-attribute cache, so that attributes added while it runs are
+ * seen at once; then every request and visibility record that touches one reads the cluster
+ * metadata from SQLite, and every alias lookup reads the namespace under one global lock (~1.5% of
+ * the server's CPU in a burst of runs). plangraph's attributes exist from the start (the
+ * `--search-attribute` flags create them with the namespace), so the cache is safe to keep.
  */
 export const DEV_SERVER_DYNAMIC_CONFIG = {
   'history.transferProcessorMaxPollRPS': 10_000,
@@ -25,6 +30,7 @@ export const DEV_SERVER_DYNAMIC_CONFIG = {
   'history.transferProcessorUpdateAckInterval': '1s',
   'history.timerProcessorUpdateAckInterval': '1s',
   'history.visibilityProcessorUpdateAckInterval': '1s',
+  'system.forceSearchAttributesCacheRefreshOnRead': false,
 };
 
 export interface DevServerOptions {

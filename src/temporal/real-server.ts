@@ -163,6 +163,7 @@ export async function startRealServer(options: { files: RealServerFiles; databas
   for (const name of ['frontendMembership', 'matchingMembership', 'historyMembership', 'workerMembership']) ports[name] = await freePortInRange(20_000, 32_000);
   const dynamicConfigFile = join(root, 'config/dynamicconfig/development.yaml');
   writeFileSync(join(root, 'config/development.yaml'), configYaml(db, databases, ports, dynamicConfigFile));
+  // Unlike the dev server's, this server's search attributes are added after it starts: it reads them fresh.
   writeFileSync(
     dynamicConfigFile,
     dynamicConfigYaml({ ...DEV_SERVER_DYNAMIC_CONFIG, 'system.forceSearchAttributesCacheRefreshOnRead': true, 'frontend.enableUpdateWorkflowExecution': true }),
