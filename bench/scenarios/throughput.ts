@@ -124,9 +124,10 @@ export const throughput: Scenario = {
     'record that touches one (the CLI turns that cache off so that attributes added at run time show at once): ~1.8% of its ' +
     'samples on the executor\'s side, whose runs carry `PlanId` and `PlanIntent`, 1.5% on the bare side, plus namespace reads ' +
     'under one global lock. plangraph\'s attributes exist from the start, so its dev servers now keep the cache ' +
-    '(src/temporal/dev-server.ts), and the dev server\'s CPU per run became the same on both sides (77.4 against 78.6 ms, then ' +
-    '72.0 against 73.8 ms, in two runs on a slow day). Those two runs gave paired medians of 0.978 and 0.945 and median-rate ' +
-    'ratios of 0.947 and 0.999 (all four about 0.97). What is left is in the bench process: 2.3–3.3 ms of ~37 ms per run, ' +
+    '(src/temporal/dev-server.ts). Three runs since gave paired medians of 0.978, 0.945 and 0.917 and median-rate ratios ' +
+    'of 0.947, 0.999 and 0.910: still about 0.95. The dev server\'s CPU per run came out the same on both sides in two of them ' +
+    '(77.4 against 78.6 ms, 72.0 against 73.8 ms) and 6 ms higher on the executor\'s side in the third (76.4 against 70.5 ms), ' +
+    'so what the cache changed in the ratio is within the machine\'s noise. What is consistently left is in the bench process: 2.3–4.3 ms of ~37 ms per run, ' +
     'which per-thread CPU (/proc/self/task) splits into the workflow thread (+0.9 ms: the interpreter; the SDK itself spends ' +
     '~10 ms per run there on both sides, much of it capturing a stack trace for every promise), V8\'s GC threads (+0.7 ms) and ' +
     'the main thread (+0.8 ms: the larger start request and result, the two bookkeeping statements). Pairs spread by ±10% ' +
