@@ -19,8 +19,8 @@ export const SEARCH_ATTRIBUTES = { PlanId: 'Keyword', PlanIntent: 'Keyword' } as
  * benchmark crossed the threshold. Checkpointing every second keeps the trackers small.
  * The CLI also turns off the search-attribute cache, so that attributes added while it runs are
  * seen at once; then every request and visibility record that touches one reads the cluster
- * metadata from SQLite, and every alias lookup reads the namespace under one global lock (~1.5% of
- * the server's CPU in a burst of runs). plangraph's attributes exist from the start (the
+ * metadata from SQLite, and every alias lookup reads the namespace under one global lock (1.5–1.8%
+ * of the server's CPU in a burst of runs). plangraph's attributes exist from the start (the
  * `--search-attribute` flags create them with the namespace), so the cache is safe to keep.
  */
 export const DEV_SERVER_DYNAMIC_CONFIG = {
