@@ -140,7 +140,8 @@ export const planSize: Scenario = {
     'well before the task\'s heartbeat at 80% of its 120 s timeout), and every marker (~410 bytes) is sent in that task\'s ' +
     'completion beside the run\'s result (~200 bytes per node): past ~7,000 nodes the completion outgrows gRPC\'s 4 MB ' +
     'message limit, Temporal fails the task as not retryable and the ' +
-    'run waits (in the notes: 5,000 complete, 10,000 fail so). ' +
+    'run waits (in the notes: 5,000 complete; 10,000 fail so, or, on a day slow enough that the one workflow task runs past ' +
+    'the scenario\'s 40 s stall limit, are stopped before they reach the limit). ' +
     'Plans of more than 2,000 nodes therefore run partitioned by default (continue-as-new per partition of 2,000 nodes, ' +
     'at most 2,000 markers per completion; scenario partitioned-size), which this scenario turns off to measure the ' +
     'single-history path; plans that keep one history (map, sub-plan or approval nodes, resumed runs) stay exposed above ' +

@@ -120,14 +120,16 @@ export const throughput: Scenario = {
     'statement is in flight share the next; in this burst runs open and close at the server\'s pace, so it merges little: 2,000 ' +
     'calls took 1,648 statements) and the outcome sink\'s wait no longer builds an AbortError per run. Five runs of this scenario ' +
     'on 2026-11-26 gave paired medians of 0.931–0.993 and median-rate ratios of 0.939–0.965: about 0.95, at the goal\'s edge. ' +
-    'A perf profile of the dev server then showed it reading search attributes from SQLite on every request and visibility ' +
-    'record that touches one (the CLI turns that cache off so that attributes added at run time show at once): ~1.8% of its ' +
+    'A perf profile of the dev server then showed it reading search attributes from SQLite on every request, history read and ' +
+    'visibility record that touches one (the CLI turns that cache off so that attributes added at run time show at once): ~1.8% of its ' +
     'samples on the executor\'s side, whose runs carry `PlanId` and `PlanIntent`, 1.5% on the bare side, plus namespace reads ' +
     'under one global lock. plangraph\'s attributes exist from the start, so its dev servers now keep the cache ' +
-    '(src/temporal/dev-server.ts). Three runs since gave paired medians of 0.978, 0.945 and 0.917 and median-rate ratios ' +
-    'of 0.947, 0.999 and 0.910: still about 0.95. The dev server\'s CPU per run came out the same on both sides in two of them ' +
-    '(77.4 against 78.6 ms, 72.0 against 73.8 ms) and 6 ms higher on the executor\'s side in the third (76.4 against 70.5 ms), ' +
-    'so what the cache changed in the ratio is within the machine\'s noise. What is consistently left is in the bench process: 2.3–4.3 ms of ~37 ms per run, ' +
+    '(src/temporal/dev-server.ts). Four runs since, on a slow day (~110 ms of CPU per run), gave paired medians of 0.978, ' +
+    '0.945, 0.917 and 0.928 (the last in a whole `npm run bench`) and median-rate ratios of 0.947, 0.999, 0.910 and 0.920: ' +
+    'about 0.94, no better than before. The dev server\'s CPU per run came out the same on both sides in two of them (77.4 ' +
+    'against 78.6 ms, 72.0 against 73.8 ms) and 5–6 ms higher on the executor\'s side in the other two, so what the cache ' +
+    'changed in the ratio is within the machine\'s noise, and so is the executor\'s excess itself: 2 to 12 ms per run over ' +
+    'the bare baseline in those runs, bookkeeping alone −4 to +6 ms. What is left in every run is in the bench process: 2.3–6.5 ms of ~37 ms per run, ' +
     'which per-thread CPU (/proc/self/task) splits into the workflow thread (+0.9 ms: the interpreter; the SDK itself spends ' +
     '~10 ms per run there on both sides, much of it capturing a stack trace for every promise), V8\'s GC threads (+0.7 ms) and ' +
     'the main thread (+0.8 ms: the larger start request and result, the two bookkeeping statements). Pairs spread by ±10% ' +
