@@ -132,8 +132,8 @@ export const throughput: Scenario = {
     '0.941 and 1.013 of the bare baseline where the executor as shipped reached 0.914 and 0.970 (two runs of 11 pairs), because ' +
     'the history service rewrites a run\'s execution info, which carries its search attributes and memo, on every state ' +
     'transition (a perf profile of the dev server: `WorkflowExecutionInfoToBlob` 324 samples against 181 for 1,200 runs, most ' +
-    'of the executor\'s 2.7% more server samples with the larger start event, result and scheduled events). Those are what ' +
-    'makes a run findable and readable in the Temporal UI, so they stay. The dev server\'s CPU per run came out the same on both sides in two of the four slow-day runs (77.4 ' +
+    'of the executor\'s 2.7% more server samples with the larger start event, result and scheduled events). They are how a run ' +
+    'is found and read in the Temporal UI, so they stay. The dev server\'s CPU per run came out the same on both sides in two of the four slow-day runs (77.4 ' +
     'against 78.6 ms, 72.0 against 73.8 ms) and 5–6 ms higher on the executor\'s side in the other two, so what the cache ' +
     'changed in the ratio is within the machine\'s noise, and so is the executor\'s excess itself: 2 to 12 ms per run over ' +
     'the bare baseline in those runs, bookkeeping alone −4 to +6 ms. What is left in every run is in the bench process: 2.3–6.5 ms of ~37 ms per run, ' +
