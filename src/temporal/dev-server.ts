@@ -22,6 +22,10 @@ export const SEARCH_ATTRIBUTES = { PlanId: 'Keyword', PlanIntent: 'Keyword' } as
  * metadata from SQLite, and every alias lookup reads the namespace under one global lock (1.5–1.8%
  * of the server's CPU in a burst of runs). plangraph's attributes exist from the start (the
  * `--search-attribute` flags create them with the namespace), so the cache is safe to keep.
+ * Eager activity execution (off by default in the server) hands a node's activity back to the
+ * worker in the reply to the workflow task that scheduled it, when that worker has a free slot,
+ * instead of a trip through matching and a second write to record its start: ~20% less server
+ * CPU per run and ~20% more runs/s in a burst of 5-node runs (docs/operations.md).
  */
 export const DEV_SERVER_DYNAMIC_CONFIG = {
   'history.transferProcessorMaxPollRPS': 10_000,
@@ -31,6 +35,7 @@ export const DEV_SERVER_DYNAMIC_CONFIG = {
   'history.timerProcessorUpdateAckInterval': '1s',
   'history.visibilityProcessorUpdateAckInterval': '1s',
   'system.forceSearchAttributesCacheRefreshOnRead': false,
+  'system.enableActivityEagerExecution': true,
 };
 
 export interface DevServerOptions {

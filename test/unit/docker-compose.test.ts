@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { configSchema, loadConfig } from '../../src/config';
 
-type Service = { environment?: Record<string, string>; command?: string[]; image?: string; build?: string };
+type Service = { environment?: Record<string, string>; command?: string[]; image?: string; build?: string; volumes?: string[] };
 const compose = parse(readFileSync(resolve(import.meta.dirname, '../../docker-compose.yml'), 'utf8'), { merge: true }) as {
   services: Record<string, Service>;
 };
@@ -36,5 +36,15 @@ describe('docker-compose.yml', () => {
 
   it('runs each plangraph service with its own CLI verb', () => {
     expect(plangraphServices.map((name) => compose.services[name]?.command?.[0])).toEqual(['migrate', 'worker', 'api']);
+  });
+
+  it('gives the Temporal server a dynamic config that turns on eager activity execution', () => {
+    const temporal = compose.services.temporal!;
+    // The image resolves DYNAMIC_CONFIG_FILE_PATH against its working directory, /etc/temporal.
+    const inContainer = `/etc/temporal/${temporal.environment?.DYNAMIC_CONFIG_FILE_PATH}`;
+    const mount = temporal.volumes?.map((volume) => volume.split(':')).find(([, target]) => target === inContainer);
+    expect(mount, `a volume mounted at ${inContainer}`).toBeDefined();
+    const dynamicConfig = parse(readFileSync(resolve(import.meta.dirname, '../..', mount![0]!), 'utf8')) as Record<string, Array<{ value: unknown }>>;
+    expect(dynamicConfig['system.enableActivityEagerExecution']).toEqual([{ value: true }]);
   });
 });
