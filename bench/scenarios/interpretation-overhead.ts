@@ -9,7 +9,7 @@ import type { Scenario } from '../lib/scenario';
 import { interleave, median, pairRatios, round } from '../lib/stats';
 
 const NODES = 50;
-const REPETITIONS = 9;
+const REPETITIONS = 21;
 
 export const interpretationOverhead: Scenario = {
   name: 'interpretation',

@@ -133,7 +133,15 @@ export const throughput: Scenario = {
     'the history service rewrites a run\'s execution info, which carries its search attributes and memo, on every state ' +
     'transition (a perf profile of the dev server: `WorkflowExecutionInfoToBlob` 324 samples against 181 for 1,200 runs, most ' +
     'of the executor\'s 2.7% more server samples with the larger start event, result and scheduled events). They are how a run ' +
-    'is found and read in the Temporal UI, so they stay. The dev server\'s CPU per run came out the same on both sides in two of the four slow-day runs (77.4 ' +
+    'is found and read in the Temporal UI, so they stay. Since 2026-11-26 the servers plangraph starts execute activities ' +
+    'eagerly (src/temporal/dev-server.ts: the worker that schedules an activity gets it back in the reply, with no trip through ' +
+    'matching and no second write). In two A/B runs in one bench environment (two dev servers, one with it and one without, ' +
+    '200-run bursts alternating, 7 and 11 pairs) it raised the executor\'s throughput by 23% and 17% and the bare baseline\'s by ' +
+    '21% and 35%, and the paired ratio went from 0.976 and 1.024 without it to 0.938 and 0.918 with it: it takes the same per-' +
+    'activity work off both sides, and what the executor adds per run then weighs more. In the whole bench run with it ' +
+    '(2026-11-26, the run shown here) the executor used 6.3 ms more CPU per run than the bare baseline (3.2 ms in the bench ' +
+    'process, 3.2 ms in the dev server, of ~72 ms), against 1.4 ms in the last whole run without it (another machine); why the ' +
+    'excess grew is not yet found. Eager execution stays on: it makes every run faster, hand-written or not. The dev server\'s CPU per run came out the same on both sides in two of the four slow-day runs (77.4 ' +
     'against 78.6 ms, 72.0 against 73.8 ms) and 5–6 ms higher on the executor\'s side in the other two, so what the cache ' +
     'changed in the ratio is within the machine\'s noise, and so is the executor\'s excess itself: 2 to 12 ms per run over ' +
     'the bare baseline in those runs, bookkeeping alone −4 to +6 ms. What is left in every run is in the bench process: 2.3–6.5 ms of ~37 ms per run, ' +
