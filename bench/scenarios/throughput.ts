@@ -141,7 +141,8 @@ export const throughput: Scenario = {
     'activity work off both sides, and what the executor adds per run then weighs more. In the whole bench run with it ' +
     '(2026-11-26, the run shown here) the executor used 6.3 ms more CPU per run than the bare baseline (3.2 ms in the bench ' +
     'process, 3.2 ms in the dev server, of ~72 ms), against 1.4 ms in the last whole run without it (another machine); why the ' +
-    'excess grew is not yet found. Eager execution stays on: it makes every run faster, hand-written or not. The dev server\'s CPU per run came out the same on both sides in two of the four slow-day runs (77.4 ' +
+    'excess grew is not yet found. Eager execution stays on: it makes every run faster, hand-written or not. ' +
+    'Before it, the dev server\'s CPU per run came out the same on both sides in two of the four slow-day runs (77.4 ' +
     'against 78.6 ms, 72.0 against 73.8 ms) and 5–6 ms higher on the executor\'s side in the other two, so what the cache ' +
     'changed in the ratio is within the machine\'s noise, and so is the executor\'s excess itself: 2 to 12 ms per run over ' +
     'the bare baseline in those runs, bookkeeping alone −4 to +6 ms. What is left in every run is in the bench process: 2.3–6.5 ms of ~37 ms per run, ' +
