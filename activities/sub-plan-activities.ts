@@ -5,7 +5,8 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import type { PlanNode, TrustContext } from '../src/domain/records';
-import { walkSubPlans, type SubPlanPin } from '../src/domain/sub-plan';
+import { walkSubPlans } from '../src/domain/sub-plan';
+import type { PlanSnapshot } from '../src/domain/plan-snapshot';
 import type { RecordStore } from '../src/store/records';
 
 export interface PinSubPlansInput {
@@ -18,7 +19,7 @@ export interface PinSubPlansInput {
 
 export function createSubPlanActivities(deps: { records: Pick<RecordStore, 'get'> }) {
   return {
-    async pinSubPlans(input: PinSubPlansInput): Promise<Record<string, SubPlanPin>> {
+    async pinSubPlans(input: PinSubPlansInput): Promise<Record<string, PlanSnapshot>> {
       const walk = await walkSubPlans({ record_id: input.record_id, payload: { nodes: input.nodes } }, (id) => deps.records.get(id), {
         trust: input.trust,
         ancestors: input.ancestors,

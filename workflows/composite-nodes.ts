@@ -8,7 +8,8 @@ import type { createSubPlanActivities } from '../activities/sub-plan-activities'
 import type { PlanGraphPayload, PlanNode } from '../src/domain/records';
 import type { RefScope } from '../src/domain/refs';
 import type { NodeStatus, PlanRunInput } from '../src/domain/run-state';
-import { isSubPlanNode, SUB_PLAN_ERROR_TYPES, type SubPlanPin } from '../src/domain/sub-plan';
+import { isSubPlanNode, SUB_PLAN_ERROR_TYPES } from '../src/domain/sub-plan';
+import type { PlanSnapshot } from '../src/domain/plan-snapshot';
 import { runMapNode, type CompositeResult } from './map-node';
 import { runSubPlanNode } from './sub-plan';
 
@@ -26,7 +27,7 @@ const { pinSubPlans } = proxyLocalActivities<ReturnType<typeof createSubPlanActi
 
 export interface Composites {
   maps: boolean;
-  pins: Record<string, SubPlanPin> | undefined;
+  pins: Record<string, PlanSnapshot> | undefined;
 }
 
 /** A plan without map or sub-plan nodes asks no patch and pins nothing. */

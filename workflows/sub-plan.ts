@@ -5,14 +5,15 @@
 import { executeChild, isCancellation, workflowInfo } from '@temporalio/workflow';
 import type { PlanNode } from '../src/domain/records';
 import { resolveTemplates, type RefScope } from '../src/domain/refs';
-import { SUB_PLAN_ERROR_TYPES, subPlanOutput, type SubPlanPin } from '../src/domain/sub-plan';
+import { SUB_PLAN_ERROR_TYPES, subPlanOutput } from '../src/domain/sub-plan';
+import type { PlanSnapshot } from '../src/domain/plan-snapshot';
 import { PLAN_ID_ATTRIBUTE, PLAN_INTENT_ATTRIBUTE, type PlanRunInput, type RunStatus } from '../src/domain/run-state';
 import type { CompositeResult } from './map-node';
 import { describeChildFailure } from './node-failure';
 
 export interface SubPlanContext {
   node: PlanNode;
-  pin: SubPlanPin;
+  pin: PlanSnapshot;
   scope: RefScope;
   nodeIds: readonly string[];
   parent: PlanRunInput;

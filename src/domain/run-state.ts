@@ -7,6 +7,7 @@
 import { defineQuery, type Sinks } from '@temporalio/workflow';
 import { SUB_PLAN_ERROR_TYPES } from './sub-plan';
 import type { PlanGraphPayload, TrustContext } from './records';
+import type { PlanSnapshot } from './plan-snapshot';
 import type { RunBegun } from './run-begin';
 import type * as RunSchemas from './run-schemas';
 
@@ -40,13 +41,6 @@ export const NODE_ERROR_TYPES = {
   /** A partitioned run's carried state outgrew Temporal's payload limit. */
   carriedStateTooLarge: 'carried_state_too_large',
 } as const;
-
-/** The plan a run is pinned to: later edits of the stored record never reach it. */
-export interface PlanSnapshot {
-  record_id: string;
-  revision: number;
-  payload: PlanGraphPayload;
-}
 
 /** The executor workflow's single input. */
 export interface PlanRunInput {

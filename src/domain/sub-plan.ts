@@ -5,6 +5,7 @@
  * refused. Pure: stored records come through an injected loader.
  */
 import type { MemoryRecord, PlanGraphPayload, PlanNode, TrustContext } from './records';
+import { planSnapshot, type PlanSnapshot } from './plan-snapshot';
 import { runnableBy, visibility } from './trust';
 
 /** The op name of a sub-plan node; no op of a worker may take it. */
@@ -47,15 +48,8 @@ export function subPlanTargets(plan: Pick<PlanGraphPayload, 'nodes'>): Map<strin
   return out;
 }
 
-/** The pinned plan of one sub-plan node. */
-export interface SubPlanPin {
-  record_id: string;
-  revision: number;
-  payload: PlanGraphPayload;
-}
-
 export type SubPlanWalk =
-  | { ok: true; pins: Record<string, SubPlanPin> }
+  | { ok: true; pins: Record<string, PlanSnapshot> }
   | { ok: false; type: (typeof SUB_PLAN_ERROR_TYPES)[keyof typeof SUB_PLAN_ERROR_TYPES]; message: string };
 
 /**
@@ -75,7 +69,7 @@ export async function walkSubPlans(
     return cache.get(id);
   };
   const done = new Set<string>();
-  const pins: Record<string, SubPlanPin> = {};
+  const pins: Record<string, PlanSnapshot> = {};
   // Depth-first with an explicit path: a target already on the path closes a cycle.
   const visit = async (plan: Pick<PlanGraphPayload, 'nodes'>, path: string[]): Promise<SubPlanWalk | undefined> => {
     for (const [nodeId, target] of [...subPlanTargets(plan)].sort(([a], [b]) => a.localeCompare(b))) {
@@ -91,7 +85,7 @@ export async function walkSubPlans(
       if (options.trust && (visibility(record, options.trust) !== 'visible' || !runnableBy(record.payload, options.trust))) {
         return { ok: false, type: SUB_PLAN_ERROR_TYPES.forbidden, message: `node "${nodeId}" calls plan ${target}, which the caller may not run` };
       }
-      if (path.length === 1 + (options.ancestors?.length ?? 0)) pins[nodeId] = { record_id: record.id, revision: record.revision, payload: record.payload };
+      if (path.length === 1 + (options.ancestors?.length ?? 0)) pins[nodeId] = planSnapshot(record, record.payload);
       if (done.has(target)) continue;
       const refused = await visit(record.payload, [...path, target]);
       if (refused) return refused;

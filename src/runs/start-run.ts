@@ -9,6 +9,7 @@ import { DEFAULT_NODE_OUTPUT_LIMIT_BYTES, DEFAULT_RUN_INPUT_LIMIT_BYTES } from '
 import { formatPath, validatePlanGraph } from '../domain/graph';
 import { jsonProblem } from '../domain/json-limits';
 import type { MemoryRecord, PlanGraphPayload, TrustContext } from '../domain/records';
+import { planSnapshot } from '../domain/plan-snapshot';
 import { EXECUTOR_VERSION, type PartitionedRunInput, type PlanRunInput, type ResumeFrom } from '../domain/run-state';
 import type { planExecutorWorkflow } from '../../workflows/plan-executor';
 import { DomainError, type ErrorCode } from '../domain/errors';
@@ -158,7 +159,7 @@ export async function startPlanRun(options: StartRunOptions): Promise<WorkflowHa
     ? { ...common, partitioned: partitionedSpec(record, payload, partitionNodes, options.outputLimitBytes ?? DEFAULT_NODE_OUTPUT_LIMIT_BYTES, inputs) }
     : {
         ...common,
-        plan: { record_id: record.id, revision: record.revision, payload },
+        plan: planSnapshot(record, payload),
         executor_version: EXECUTOR_VERSION,
         ...(options.resume ? { resume: options.resume } : {}),
         ...(begun ? { begun } : {}),

@@ -1,9 +1,18 @@
 /** Helpers shared by the executor integration tests: settle a run, read its timings and metrics. */
 import type { WorkflowHandle } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../src/db/client';
 import { statusQuery, type NodeStatus, type RunStatus } from '../../src/domain/run-state';
 import { createRecordStore } from '../../src/store/records';
+
+/** The first argument a workflow was started with, as its history stores it. */
+export async function startInput(handle: WorkflowHandle): Promise<unknown> {
+  const [started] = (await handle.fetchHistory()).events ?? [];
+  const payload = started?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
+  if (!payload) throw new Error(`workflow ${handle.workflowId} has no start input in its history`);
+  return defaultPayloadConverter.fromPayload(payload);
+}
 
 /** Waits for a run to end and returns its final status, whether it succeeded or not. */
 export async function settle(handle: WorkflowHandle): Promise<{ status: RunStatus; error?: unknown }> {

@@ -6,11 +6,11 @@
 import { sql } from 'drizzle-orm';
 import { DomainError } from '../../src/domain/errors';
 import { describe, expect, it } from 'vitest';
-import type { Sensitivity, TrustContext } from '../../src/domain/records';
+import type { PlanGraphPayload, Sensitivity, TrustContext } from '../../src/domain/records';
 import { PLAN_ID_ATTRIBUTE, startPlanRun } from '../../src/runs/start-run';
 import { createRecordStore } from '../../src/store/records';
-import { statusQuery } from '../../src/domain/run-state';
-import { byId, failureType, metricsOf, runRows, settle, until } from './executor-helpers';
+import { statusQuery, type PlanRunInput } from '../../src/domain/run-state';
+import { byId, failureType, metricsOf, runRows, settle, startInput, until } from './executor-helpers';
 import { uid, useWorkerContext } from './harness';
 import { storePlan, type PlanSpec } from './plans';
 
@@ -41,8 +41,10 @@ const addOne = (extra: Partial<PlanSpec> = {}) =>
 
 describe('sub-plan nodes', () => {
   it('runs a stored plan as a child run: inputs in, outputs out, its own run row and metrics', async () => {
-    const child = await addOne();
+    const searchable = { description: 'adds one to a number', examples: ['increment x', 'add 1 to the count'] };
+    const child = await addOne(searchable);
     const { status, handle, record } = await run({
+      ...searchable,
       nodes: [
         { id: 'src', op: 'echo', params: { v: 41 } },
         callPlan('sub', child.id, { x: '{{nodes.src.output.v}}' }),
@@ -67,6 +69,13 @@ describe('sub-plan nodes', () => {
     // The pin is in the parent's history: the local activity that resolved it.
     const markers = (await handle.fetchHistory()).events?.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity') ?? [];
     expect(markers.length).toBe(4); // pinSubPlans, beginRun, the two local echo nodes (the outcome goes to the worker's sink)
+    // Both runs carry their plan without its searchable text, which stays in the store.
+    for (const [workflowId, stored] of [[handle.workflowId, record], [childId, child]] as const) {
+      const { plan } = (await startInput(ctx.client.workflow.getHandle(workflowId))) as PlanRunInput;
+      const { description, examples, ...runnable } = stored.payload as PlanGraphPayload;
+      expect({ description, examples }).toEqual(searchable);
+      expect(plan).toEqual({ record_id: stored.id, revision: stored.revision, payload: runnable });
+    }
   }, 60_000);
 
   it('fails the node with sub_plan_failed when the child run fails (here: inputs its schema refuses)', async () => {

@@ -12,6 +12,7 @@ export interface PlanSpec {
   edges?: Array<{ from: string; to: string; kind: 'data' | 'control' }>;
   intent?: string;
   description?: string;
+  examples?: string[];
   constraints?: Record<string, unknown>;
   inputs_schema?: Record<string, unknown>;
   sensitivity?: Sensitivity;
@@ -28,6 +29,7 @@ export async function storePlan(target: Db | Pick<RecordStore, 'create'>, spec: 
     plan_id: uid('plan'),
     intent: spec.intent ?? 'test',
     ...(spec.description ? { description: spec.description } : {}),
+    ...(spec.examples ? { examples: spec.examples } : {}),
     nodes: spec.nodes,
     edges: spec.edges ?? [],
     constraints: spec.constraints ?? {},
