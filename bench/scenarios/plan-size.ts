@@ -5,6 +5,7 @@
  */
 import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
+import { REPLAY_OUTCOME_SINKS } from '../../src/runs/outcome-sink';
 import { startPlanRun } from '../../src/runs/start-run';
 import type { BenchEnv } from '../lib/environment';
 import { profileHistory } from '../lib/history';
@@ -43,11 +44,11 @@ interface Attempt {
   replaySeconds?: number;
 }
 
-/** Replays a history on the bench bundle, timed: after an eviction a worker must do this within one workflow task. */
+/** Replays a history on the bench bundle (with `plangraph replay`'s no-op outcome sink), timed: after an eviction a worker must do this within one workflow task. */
 async function replaySeconds(env: BenchEnv, handle: WorkflowHandle): Promise<number> {
   const history = await handle.fetchHistory();
   const t0 = performance.now();
-  await Worker.runReplayHistory({ workflowBundle: { codePath: env.bundlePath } }, history);
+  await Worker.runReplayHistory({ workflowBundle: { codePath: env.bundlePath }, sinks: REPLAY_OUTCOME_SINKS }, history);
   return Math.round((performance.now() - t0) / 100) / 10;
 }
 
