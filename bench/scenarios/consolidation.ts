@@ -74,7 +74,9 @@ export const consolidation: Scenario = {
     'matched against earlier results) and task-input matching to each conversion; both are linear in the size of an ' +
     'episode\'s args and results, so the pass stays Postgres-bound. How fast that is depends on the machine: two runs on ' +
     '2026-11-26 on an Intel Xeon machine took 20.4 and 24.3 s with generalisation and 24.8 and 23.0 s without it (ingest 17.2 ' +
-    'and 16.0 s), where earlier machines took 17.5 s either way (ingest 13.1 s): the pass, not generalisation, was slower.',
+    'and 16.0 s), where earlier machines took 17.5 s either way (ingest 13.1 s): the pass, not generalisation, was slower. Two ' +
+    'whole bench runs later that day on an AMD EPYC machine: 19.7 and 21.1 s with it, 19.6 s without it in both (ingest 16.6 ' +
+    'and 16.1 s).',
   async run(env, log) {
     await emptyStore(env);
     const ingestOff = await ingest(env, 'bench_off', log);

@@ -153,7 +153,9 @@ export const throughput: Scenario = {
     '~10 ms per run there on both sides, much of it capturing a stack trace for every promise), V8\'s GC threads (+0.7 ms) and ' +
     'the main thread (+0.8 ms: the larger start request and result, the two bookkeeping statements). Pairs spread by ±10–20% ' +
     '(0.74–1.09 within one run; 0.71–1.20 in one on 2026-11-26 whose 11 pairs gave 0.963, interval 0.873–1.075), so the ' +
-    'scenario takes 21 pairs since then; the interval of their median is printed beside it. ' +
+    'scenario takes 21 pairs since then; the interval of their median is printed beside it. Two whole bench runs on that ' +
+    'machine (AMD EPYC) with 21 pairs gave 0.955 (interval 0.925–1.004) and 0.917 (0.851–0.968): about 0.93, at the goal\'s ' +
+    'edge and not reliably past it. ' +
     'What the executor adds: a ' +
     'history of 8.1 KB against 4.9 KB per run (the start event 1.8 KB against 0.25 KB: the whole plan; the result 1.2 KB against ' +
     '0.06 KB: every node\'s status; ~100 bytes more per scheduled activity: its summary and non-retryable error types), search ' +
