@@ -34,7 +34,8 @@ export const parallelEfficiency: Scenario = {
     'alone and 0.879 and 0.88 in two whole `npm run bench` runs, where it follows the interpretation scenario. Read from ' +
     'histories (15 pairs, with and without 40 chain runs of each kind first) the two fan-outs matched: median 392 against ' +
     '388 ms and 396 against 400 ms, the sleeps\' starts spread alike and the executor in fewer workflow tasks (14–16 ' +
-    'against 18–21). What slows the executor\'s side in a whole run is not yet found.',
+    'against 18–21), and the interpretation and fan-out scenarios run alone in the whole run\'s order gave 0.952. What ' +
+    'slows the executor\'s side in a whole run, or whether two low medians were chance, is not yet found.',
   async run(env, log) {
     const sleep = { op: 'sleep', params: { ms: SLEEP_MS }, policy: AS_ACTIVITIES };
     const ends = { op: 'noop', policy: AS_ACTIVITIES };
