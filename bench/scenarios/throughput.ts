@@ -128,7 +128,7 @@ export const throughput: Scenario = {
     'under one global lock. plangraph\'s attributes exist from the start, so its dev servers now keep the cache ' +
     '(src/temporal/dev-server.ts). Four runs since, on a slow day (~110 ms of CPU per run), gave paired medians of 0.978, ' +
     '0.945, 0.917 and 0.928 (the last in a whole `npm run bench`) and median-rate ratios of 0.947, 0.999, 0.910 and 0.920; ' +
-    'the run shown here, on 2026-11-26 when a run cost ~75 ms, gave 0.982 and 0.96: about 0.95 over the five, at the goal\'s edge ' +
+    'a run on 2026-11-26 when a run cost ~75 ms gave 0.982 and 0.96: about 0.95 over the five, at the goal\'s edge ' +
     'rather than clearly past it. About 3 points of what is missing are the run\'s visibility, not its interpretation: the ' +
     'same executor started without its search attributes, memo and static summary, in bursts alternating with these, reached ' +
     '0.941 and 1.013 of the bare baseline where the executor as shipped reached 0.914 and 0.970 (two runs of 11 pairs), because ' +
@@ -141,7 +141,7 @@ export const throughput: Scenario = {
     '200-run bursts alternating, 7 and 11 pairs) it raised the executor\'s throughput by 23% and 17% and the bare baseline\'s by ' +
     '21% and 35%, and the paired ratio went from 0.976 and 1.024 without it to 0.938 and 0.918 with it: it takes the same per-' +
     'activity work off both sides, and what the executor adds per run then weighs more. In the whole bench run with it ' +
-    '(2026-11-26, the run shown here) the executor used 6.3 ms more CPU per run than the bare baseline (3.2 ms in the bench ' +
+    '(2026-11-26, on an Intel Xeon machine) the executor used 6.3 ms more CPU per run than the bare baseline (3.2 ms in the bench ' +
     'process, 3.2 ms in the dev server, of ~72 ms), against 1.4 ms in the last whole run without it (another machine). Eager dispatch ' +
     'applies to both alike (every activity of 40 sampled runs per side started within 0.05 ms of its scheduling, in bursts of ' +
     '20 and 200), so the excess is per run, not per activity; why it grew is not yet found. Eager execution stays on: it makes every run faster, hand-written or not. ' +
