@@ -9,10 +9,10 @@ export interface HistoryProfile {
   /** Local activities, recorded as markers. */
   markers: number;
   /**
-   * Milliseconds from the workflow's start to the first and last start and completion of the
-   * activities of type `timelineOf` (all when omitted), and to the workflow's close.
+   * Milliseconds from the workflow's start to the first scheduling, the first and last start and
+   * completion of the activities of type `timelineOf` (all when omitted), and to the workflow's close.
    */
-  timeline: { firstStart: number; lastStart: number; firstCompletion: number; lastCompletion: number; close: number };
+  timeline: { firstScheduled: number; firstStart: number; lastStart: number; firstCompletion: number; lastCompletion: number; close: number };
 }
 
 /** Fetches a history and counts what matters for cost: every workflow task is a round trip. */
@@ -24,7 +24,8 @@ export async function profileHistory(handle: WorkflowHandle, timelineOf?: string
   const having = (has: (e: Event) => unknown) => events.filter((e) => has(e) != null);
   const at = (e: Event | undefined) => (e?.eventTime ? Number(e.eventTime.seconds) * 1000 + Math.round((e.eventTime.nanos ?? 0) / 1e6) : Number.NaN);
   const t0 = at(events[0]);
-  const typeOf = new Map(having((e) => e.activityTaskScheduledEventAttributes).map((e) => [String(e.eventId), e.activityTaskScheduledEventAttributes!.activityType?.name]));
+  const scheduled = having((e) => e.activityTaskScheduledEventAttributes);
+  const typeOf = new Map(scheduled.map((e) => [String(e.eventId), e.activityTaskScheduledEventAttributes!.activityType?.name]));
   const counted = (id: unknown) => timelineOf === undefined || typeOf.get(String(id)) === timelineOf;
   const starts = having((e) => e.activityTaskStartedEventAttributes).filter((e) => counted(e.activityTaskStartedEventAttributes!.scheduledEventId)).map(at);
   const completed = having((e) => e.activityTaskCompletedEventAttributes);
@@ -32,10 +33,11 @@ export async function profileHistory(handle: WorkflowHandle, timelineOf?: string
   return {
     events: events.length,
     workflowTasks: having((e) => e.workflowTaskCompletedEventAttributes).length,
-    activities: having((e) => e.activityTaskScheduledEventAttributes).length,
+    activities: scheduled.length,
     completedActivities: completed.length,
     markers: having((e) => e.markerRecordedEventAttributes).length,
     timeline: {
+      firstScheduled: Math.min(...scheduled.filter((e) => counted(e.eventId)).map(at)) - t0,
       firstStart: Math.min(...starts) - t0,
       lastStart: Math.max(...starts) - t0,
       firstCompletion: Math.min(...completions) - t0,

@@ -155,7 +155,15 @@ export const throughput: Scenario = {
     '(0.74–1.09 within one run; 0.71–1.20 in one on 2026-11-26 whose 11 pairs gave 0.963, interval 0.873–1.075), so the ' +
     'scenario takes 21 pairs since then; the interval of their median is printed beside it. Two whole bench runs on that ' +
     'machine (AMD EPYC) with 21 pairs gave 0.955 (interval 0.925–1.004) and 0.917 (0.851–0.968): about 0.93, at the goal\'s ' +
-    'edge and not reliably past it. ' +
+    'edge and not reliably past it. Much of that spread was the dev server\'s: with Temporal\'s default of four partitions per ' +
+    'task queue, in about half the bursts a few runs\' tasks waited 0.9–2.0 s in a partition none of the worker\'s pollers was ' +
+    'waiting on, so a burst\'s length turned on its slowest few runs. The dev servers plangraph starts give each task queue one ' +
+    'partition since then (src/temporal/dev-server.ts): the slowest run of a burst ends within ~60 ms of the 95th percentile, both ' +
+    'sides run ~16% more runs/s, and the interval narrowed. On a second AMD EPYC machine that day the ratio came out 0.916 ' +
+    '(0.907–0.95) with the scenario alone and 0.956 (0.934–0.972) and 0.934 (0.902–0.944) in two whole bench runs, the executor ' +
+    'using 41.1 against 37.5, 42.9 against 40.8 and 51.5 against 49.4 ms of CPU per run: 1.1–1.8 ms more in the bench process ' +
+    'and 0.8–2.1 ms more in the dev server. That is the executor\'s cost over bare Temporal code, about 0.93 in throughput, ' +
+    'short of the goal; half of it is the search attributes, memo and summaries that make a run findable in the Temporal UI. ' +
     'What the executor adds: a ' +
     'history of 8.1 KB against 4.9 KB per run (the start event 1.8 KB against 0.25 KB: the whole plan; the result 1.2 KB against ' +
     '0.06 KB: every node\'s status; ~100 bytes more per scheduled activity: its summary and non-retryable error types), search ' +
@@ -163,8 +171,9 @@ export const throughput: Scenario = {
     'code, with as many calls into the workflow sandbox as the hand-written workflow (21 per run on both sides). ' +
     'A batch that shows well under 1 run/s waited 5 minutes on one activity task that a worker took and never completed (the ' +
     'start-to-close timeout of the hand-written and the executor nodes alike); it happens on both sides when the machine is ' +
-    'overloaded. 50 runs/s on 2 cores needs ≤ 40 ms of CPU per run — about half what bare Temporal costs here — so the target is ' +
-    'out of reach on this machine for plangraph and hand-written Temporal code alike. The worker options above remove queueing in ' +
+    'overloaded. 50 runs/s on 2 cores needs ≤ 40 ms of CPU per run — about half what bare Temporal cost on 2026-11-25\'s machines, and ' +
+    'about what it costs on the faster one of 2026-11-26 (38–41 ms; 45–47 runs/s, the executor 40–42) — so the target is out of ' +
+    'reach on 2 shared cores for plangraph and hand-written Temporal code alike. The worker options above remove queueing in ' +
     'the worker (more workflow-task slots and pollers, a cache larger than the burst so nothing is replayed); they cannot remove CPU work.',
   async run(env, log) {
     const runs = await measure(env, log);
