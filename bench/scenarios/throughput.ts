@@ -96,85 +96,43 @@ export const throughput: Scenario = {
     'the way the executor\'s starter and worker do it (the starter opens the run row after the start, the worker\'s outcome sink ' +
     `closes it and counts the run after the final activation), which splits the executor's cost into bookkeeping and interpretation. One uncounted warm-up batch per side, then ${REPETITIONS} repetitions of one batch per side back to back, ` +
     'rotating which goes first. The throughput ratio is the median of the per-repetition ratios (as in the interpretation scenario): the ' +
-    'shared machine drifts by tens of percent between repetitions (CPU per run of the same batch ranged 70–120 ms in one run), and a pair ' +
+    'shared machine drifts by tens of percent between repetitions (CPU per run of identical batches ranged 70–120 ms in one run on a slower machine), and a pair ' +
     'taken back to back sees the same phase; the ratio of the two median rates is shown beside it. Worker options: ' +
     `\`${JSON.stringify(BURST_WORKER_OPTIONS)}\` (see bench/lib/worker-options.ts for why).`,
   analysis:
-    'The burst is CPU-bound, and mostly not by the executor: a run of the hand-written 5-activity baseline costs ~75 ms of CPU ' +
-    'on a quiet day (bench process and dev server together, read from /proc per batch; 115–180 ms on 2026-11-25, when the shared ' +
-    'machine ran about half as fast), two thirds of it in the dev server, so two idle cores could not run even the baseline at ' +
-    'much more than 25 runs/s. What the executor adds has been cut three times: the workflow code imports no zod (the SDK evaluates ' +
-    'the bundle\'s modules in every workflow\'s sandbox: ~12 ms per run, paid by both sides here since they share the bundle), runs ' +
-    'record their outcome through the worker\'s sink instead of a local activity (35 events per run, as many as the hand-written ' +
-    'workflow), and version 3 runs wait for their nodes on one promise the scheduler resolves, a chain without a nodes\' scope: the ' +
-    'SDK captures a stack trace for every promise workflow code creates, and a run now creates as many as the hand-written one ' +
-    '(a replay of the history: 25 = 25, 37 before; ~3 ms of CPU less per replay). The two bookkeeping statements are prepared ' +
-    'once per connection (Postgres CPU 1.05 → 0.55 ms per run), and Postgres\'s CPU is reported per side: about 1 ms per run for the ' +
-    'executor and the bookkept baseline, none for the bare one — the database is not where a run\'s cost goes. Most of the gap ' +
-    'measured until 2026-11-25 (0.85–0.91 of the bare baseline in every series of paired batches) was not the executor\'s own: a ' +
-    'profile of the dev server (perf at 499 Hz, one side per process) found its history queues spending ~7 ms of CPU per run ' +
-    'splitting their slices on the executor\'s side and ~0.2 ms on the bookkept side. The dev server\'s one history shard keeps each ' +
-    'task it loads in its queue\'s tracker, done or not, until the queue checkpoints every 30 s; at 20–25 runs/s that comes near ' +
-    '9,000 tasks, where the queue splits its slices to shed load and then walks every tracked task for each new batch of tasks — a ' +
-    'threshold the slightly heavier side crossed first and paid for in full. The dev servers plangraph starts now checkpoint every ' +
-    'second (src/temporal/dev-server.ts), and the ratio rose from 0.855 to 0.93–0.94 in two runs on 2026-11-26 (median rates ' +
-    '0.876 → 0.94–0.965). Since then the run rows are written by group commit (src/store/group-commit.ts: calls made while a ' +
-    'statement is in flight share the next; in this burst runs open and close at the server\'s pace, so it merges little: 2,000 ' +
-    'calls took 1,648 statements) and the outcome sink\'s wait no longer builds an AbortError per run. Five runs of this scenario ' +
-    'on 2026-11-26 gave paired medians of 0.931–0.993 and median-rate ratios of 0.939–0.965: about 0.95, at the goal\'s edge. ' +
-    'A perf profile of the dev server then showed it reading search attributes from SQLite on every request, history read and ' +
-    'visibility record that touches one (the CLI turns that cache off so that attributes added at run time show at once): ~1.8% of its ' +
-    'samples on the executor\'s side, whose runs carry `PlanId` and `PlanIntent`, 1.5% on the bare side, plus namespace reads ' +
-    'under one global lock. plangraph\'s attributes exist from the start, so its dev servers now keep the cache ' +
-    '(src/temporal/dev-server.ts). Four runs since, on a slow day (~110 ms of CPU per run), gave paired medians of 0.978, ' +
-    '0.945, 0.917 and 0.928 (the last in a whole `npm run bench`) and median-rate ratios of 0.947, 0.999, 0.910 and 0.920; ' +
-    'a run on 2026-11-26 when a run cost ~75 ms gave 0.982 and 0.96: about 0.95 over the five, at the goal\'s edge ' +
-    'rather than clearly past it. About 3 points of what is missing are the run\'s visibility, not its interpretation: the ' +
-    'same executor started without its search attributes, memo and static summary, in bursts alternating with these, reached ' +
-    '0.941 and 1.013 of the bare baseline where the executor as shipped reached 0.914 and 0.970 (two runs of 11 pairs), because ' +
-    'the history service rewrites a run\'s execution info, which carries its search attributes and memo, on every state ' +
-    'transition (a perf profile of the dev server: `WorkflowExecutionInfoToBlob` 324 samples against 181 for 1,200 runs, most ' +
-    'of the executor\'s 2.7% more server samples with the larger start event, result and scheduled events). They are how a run ' +
-    'is found and read in the Temporal UI, so they stay. Since 2026-11-26 the servers plangraph starts execute activities ' +
-    'eagerly (src/temporal/dev-server.ts: the worker that schedules an activity gets it back in the reply, with no trip through ' +
-    'matching and no second write). In two A/B runs in one bench environment (two dev servers, one with it and one without, ' +
-    '200-run bursts alternating, 7 and 11 pairs) it raised the executor\'s throughput by 23% and 17% and the bare baseline\'s by ' +
-    '21% and 35%, and the paired ratio went from 0.976 and 1.024 without it to 0.938 and 0.918 with it: it takes the same per-' +
-    'activity work off both sides, and what the executor adds per run then weighs more. In the whole bench run with it ' +
-    '(2026-11-26, on an Intel Xeon machine) the executor used 6.3 ms more CPU per run than the bare baseline (3.2 ms in the bench ' +
-    'process, 3.2 ms in the dev server, of ~72 ms), against 1.4 ms in the last whole run without it (another machine). Eager dispatch ' +
-    'applies to both alike (every activity of 40 sampled runs per side started within 0.05 ms of its scheduling, in bursts of ' +
-    '20 and 200), so the excess is per run, not per activity; why it grew is not yet found. Eager execution stays on: it makes every run faster, hand-written or not. ' +
-    'Before it, the dev server\'s CPU per run came out the same on both sides in two of the four slow-day runs (77.4 ' +
-    'against 78.6 ms, 72.0 against 73.8 ms) and 5–6 ms higher on the executor\'s side in the other two, so what the cache ' +
-    'changed in the ratio is within the machine\'s noise, and so is the executor\'s excess itself: 2 to 12 ms per run over ' +
-    'the bare baseline in those runs, bookkeeping alone −4 to +6 ms. What is left in every run is in the bench process: 2.3–6.5 ms of ~37 ms per run, ' +
-    'which per-thread CPU (/proc/self/task) splits into the workflow thread (+0.9 ms: the interpreter; the SDK itself spends ' +
-    '~10 ms per run there on both sides, much of it capturing a stack trace for every promise), V8\'s GC threads (+0.7 ms) and ' +
-    'the main thread (+0.8 ms: the larger start request and result, the two bookkeeping statements). Pairs spread by ±10–20% ' +
-    '(0.74–1.09 within one run; 0.71–1.20 in one on 2026-11-26 whose 11 pairs gave 0.963, interval 0.873–1.075), so the ' +
-    'scenario takes 21 pairs since then; the interval of their median is printed beside it. Two whole bench runs on that ' +
-    'machine (AMD EPYC) with 21 pairs gave 0.955 (interval 0.925–1.004) and 0.917 (0.851–0.968): about 0.93, at the goal\'s ' +
-    'edge and not reliably past it. Much of that spread was the dev server\'s: with Temporal\'s default of four partitions per ' +
-    'task queue, in about half the bursts a few runs\' tasks waited 0.9–2.0 s in a partition none of the worker\'s pollers was ' +
-    'waiting on, so a burst\'s length turned on its slowest few runs. The dev servers plangraph starts give each task queue one ' +
-    'partition since then (src/temporal/dev-server.ts): the slowest run of a burst ends within ~60 ms of the 95th percentile, both ' +
-    'sides run ~16% more runs/s, and the interval narrowed. On a second AMD EPYC machine that day the ratio came out 0.916 ' +
-    '(0.907–0.95) with the scenario alone and 0.956 (0.934–0.972) and 0.934 (0.902–0.944) in two whole bench runs, the executor ' +
-    'using 41.1 against 37.5, 42.9 against 40.8 and 51.5 against 49.4 ms of CPU per run: 1.1–1.8 ms more in the bench process ' +
-    'and 0.8–2.1 ms more in the dev server. That is the executor\'s cost over bare Temporal code, about 0.93 in throughput, ' +
-    'short of the goal; half of it is the search attributes, memo and summaries that make a run findable in the Temporal UI. ' +
-    'What the executor adds: a ' +
-    'history of 8.1 KB against 4.9 KB per run (the start event 1.8 KB against 0.25 KB: the whole plan; the result 1.2 KB against ' +
-    '0.06 KB: every node\'s status; ~100 bytes more per scheduled activity: its summary and non-retryable error types), search ' +
-    'attributes and memo, and the starter\'s and the sink\'s two statements (~1 ms of Postgres CPU per run). A profile of the worker\'s workflow thread puts ~0.8 ms per run in the executor\'s own ' +
-    'code, with as many calls into the workflow sandbox as the hand-written workflow (21 per run on both sides). ' +
-    'A batch that shows well under 1 run/s waited 5 minutes on one activity task that a worker took and never completed (the ' +
-    'start-to-close timeout of the hand-written and the executor nodes alike); it happens on both sides when the machine is ' +
-    'overloaded. 50 runs/s on 2 cores needs ≤ 40 ms of CPU per run — about half what bare Temporal cost on 2026-11-25\'s machines, and ' +
-    'about what it costs on the faster one of 2026-11-26 (38–41 ms; 45–47 runs/s, the executor 40–42) — so the target is out of ' +
-    'reach on 2 shared cores for plangraph and hand-written Temporal code alike. The worker options above remove queueing in ' +
-    'the worker (more workflow-task slots and pollers, a cache larger than the burst so nothing is replayed); they cannot remove CPU work.',
+    'The burst is CPU-bound: two cores shared by the dev server, the bench process (worker and client) and Postgres. A run of ' +
+    'the bare hand-written workflow costs 38–50 ms of CPU on the machines of 2026-11-26, two thirds of it in the dev server, so ' +
+    'bare Temporal code itself reaches ~40–50 runs/s here and the 50 runs/s figure is at the edge of what two cores allow either ' +
+    'side. The ratio is what the executor controls.\n\n' +
+    'The executor costs 2–4 ms more CPU per run than the bare workflow, plus ~0.4 ms of Postgres. About a fifth of that is the ' +
+    'run bookkeeping, the starter\'s insert and the sink\'s update that count the run exactly once ("baseline + bookkeeping" ' +
+    'reaches 0.97–0.99 of bare). Per-thread CPU of the bench process over 8 alternating pairs of bursts, executor against the ' +
+    'bookkept baseline, puts 1.7–2.2 ms per run there: the workflow thread +0.4–0.8 ms, V8\'s garbage-collection helper threads ' +
+    '+0.35–0.75 ms, the main thread (client and starter) +0.2–0.7 ms. A CPU profile of the workflow thread attributes ~0.4 ms per ' +
+    'run to the executor\'s own functions (plan index, scheduler, node settling), none above 0.05 ms. The rest is the run\'s ' +
+    'larger data carried through the SDK, gRPC, the garbage collector and the dev server: the plan as the start input (1.8 KB ' +
+    'against 0.25 KB), every node\'s status as the result (1.2 KB against 0.06 KB), each activity\'s summary and non-retryable ' +
+    'error types (~100 bytes), and the search attributes and memo inside the execution info the history service rewrites on ' +
+    'every state transition. Started without search attributes, memo and static summary, the executor reached ~3 points more ' +
+    'of the bare baseline (0.941 and 1.013 against 0.914 and 0.970, two A/B runs of 11 pairs). The SDK\'s own work is the same ' +
+    'on both sides and larger than all of this: ~14 ms of workflow-thread CPU per run in that profile, 8.6–9.6 ms of it in calls ' +
+    'into the workflow sandbox.\n\n' +
+    'What was cut, each measured here or in a profile of this burst: the workflow bundle imports no zod (its schemas cost ~12 ms ' +
+    'per workflow sandbox); the outcome goes to the worker\'s sink instead of a local activity, so a 5-node run records 35 events ' +
+    'like the hand-written one; runs carry `executor_version` and record no patch marker; a chain waits on one promise, so a run ' +
+    'creates as many promises as the hand-written workflow (the SDK captures a stack trace for each); the bookkeeping statements ' +
+    'are prepared once per connection and group-committed. The dev-server settings at the top of this page removed the server\'s ' +
+    'own noise from the comparison; eager activities and one partition per queue made both sides 16–23% faster, so the executor\'s ' +
+    'fixed extra weighs more beside them.\n\n' +
+    'Paired medians on 2026-11-26: 0.956 (0.934–0.972) and 0.934 (0.902–0.944) in whole bench runs and 0.916 (0.907–0.95) alone ' +
+    'on one AMD EPYC machine, 0.905 (0.892–0.929) alone on a faster one (40.8 against 38.4 ms of CPU per run). The executor ' +
+    'reaches 0.905–0.956 of bare Temporal code, short of the 0.95 goal, and lower on faster machines: its extra is a fixed few ms ' +
+    'per run. The rest of the gap is the run\'s visibility, its full result and its exactly-once bookkeeping, which plangraph ' +
+    'keeps.\n\n' +
+    'Rates fall by about a fifth over a run, on both sides, as the dev server\'s in-memory database fills; a pair taken back to ' +
+    'back sees the same state. A batch well under 1 run/s waited 5 minutes on an activity task a worker took and never ' +
+    'completed (the start-to-close timeout); it happened on either side when the machine was overloaded. The worker options ' +
+    'above remove queueing in the worker; they cannot remove CPU work.',
   async run(env, log) {
     const runs = await measure(env, log);
     const rates = (batches: Batch[]) => batches.map((b) => b.runsPerSecond);
