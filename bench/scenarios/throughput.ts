@@ -102,7 +102,7 @@ export const throughput: Scenario = {
   analysis:
     'The burst is CPU-bound: two cores shared by the dev server, the bench process (worker and client) and Postgres. A run of ' +
     'the bare hand-written workflow costs 38–50 ms of CPU on the machines of 2026-11-26, two thirds of it in the dev server, so ' +
-    'bare Temporal code itself reaches ~40–50 runs/s here and the 50 runs/s figure is at the edge of what two cores allow either ' +
+    'bare Temporal code itself reaches ~40–50 runs/s here and the 50 runs/s figure is at the edge of what two cores allow for either ' +
     'side. The ratio is what the executor controls.\n\n' +
     'The executor costs 2–4 ms more CPU per run than the bare workflow, plus ~0.4 ms of Postgres. About a fifth of that is the ' +
     'run bookkeeping, the starter\'s insert and the sink\'s update that count the run exactly once ("baseline + bookkeeping" ' +
