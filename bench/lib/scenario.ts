@@ -1,5 +1,6 @@
 /** What a scenario is and what it reports. */
 import type { BenchEnv } from './environment';
+import { medianInterval, round } from './stats';
 
 export interface Target {
   op: '<=' | '>=' | '==';
@@ -38,4 +39,14 @@ export function meets(figure: Figure): boolean | undefined {
   if (op === '<=') return figure.value <= value;
   if (op === '>=') return figure.value >= value;
   return figure.value === value;
+}
+
+/** The interval of a paired ratio's median, as two figures to show beside the median itself. */
+export function medianIntervalFigures(label: string, ratios: readonly number[]): Figure[] {
+  const interval = medianInterval(ratios);
+  const confidence = `${Math.floor(interval.coverage * 100)}%`;
+  return [
+    { label: `${label}: ${confidence} interval of the median, low end`, value: round(interval.low) },
+    { label: `${label}: ${confidence} interval of the median, high end`, value: round(interval.high) },
+  ];
 }

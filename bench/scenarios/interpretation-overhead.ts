@@ -5,8 +5,8 @@
  */
 import { profileHistory } from '../lib/history';
 import { AS_ACTIVITIES, chainShape, storePlan, timePlanRun, timeWorkflow } from '../lib/plans';
-import type { Scenario } from '../lib/scenario';
-import { interleave, median, medianInterval, pairRatios, round } from '../lib/stats';
+import { medianIntervalFigures, type Scenario } from '../lib/scenario';
+import { interleave, median, pairRatios, round } from '../lib/stats';
 
 const NODES = 50;
 // Pairs of 50-step chains spread by ±15% on a shared machine (0.82–1.24 within one run of 21):
@@ -53,13 +53,10 @@ export const interpretationOverhead: Scenario = {
       log(`executor ${exec!.join(' ')} ms; executor, local nodes ${local!.join(' ')} ms; baseline ${bare!.join(' ')} ms; baseline + bookkeeping ${kept!.join(' ')} ms`);
       const [e, l, b] = await Promise.all([profileHistory(warm[0]!.handle), profileHistory(warm[1]!.handle), profileHistory(warm[2]!.handle)]);
       const ratios = pairRatios(exec!, bare!);
-      const interval = medianInterval(ratios);
-      const confidence = `${Math.floor(interval.coverage * 100)}%`;
       return {
         figures: [
           { label: 'executor / baseline', value: round(median(ratios)), target: { op: '<=', value: 1.05 } },
-          { label: `executor / baseline: ${confidence} interval of the median, low end`, value: round(interval.low) },
-          { label: `executor / baseline: ${confidence} interval of the median, high end`, value: round(interval.high) },
+          ...medianIntervalFigures('executor / baseline', ratios),
           { label: 'executor / baseline (ratio of median durations)', value: round(median(exec!) / median(bare!)) },
           { label: 'executor with local nodes / baseline', value: round(median(pairRatios(local!, bare!))), target: { op: '<=', value: 0.35 } },
           { label: '(baseline + bookkeeping) / baseline', value: round(median(pairRatios(kept!, bare!))) },

@@ -5,8 +5,8 @@
  */
 import { profileHistory, type HistoryProfile } from '../lib/history';
 import { AS_ACTIVITIES, fanShape, storePlan, timePlanRun, timeWorkflow, type TimedRun } from '../lib/plans';
-import type { Scenario } from '../lib/scenario';
-import { interleave, median, medianInterval, pairRatios, round } from '../lib/stats';
+import { medianIntervalFigures, type Scenario } from '../lib/scenario';
+import { interleave, median, pairRatios, round } from '../lib/stats';
 import { BURST_WORKER_OPTIONS } from '../lib/worker-options';
 
 const WIDTH = 64;
@@ -85,13 +85,10 @@ export const parallelEfficiency: Scenario = {
       log(`executor wide ${w!.join(' ')} ms; hand-written wide ${hand!.join(' ')} ms; critical path ${c!.join(' ')} ms`);
       const [h, b, p] = await Promise.all([medianProfile(runs[0]!), medianProfile(runs[1]!), medianProfile(runs[2]!)]);
       const ratios = pairRatios(hand!, w!);
-      const interval = medianInterval(ratios);
-      const confidence = `${Math.floor(interval.coverage * 100)}%`;
       return {
         figures: [
           { label: 'executor / hand-written fan-out', value: round(median(ratios)), target: { op: '>=', value: 0.95 } },
-          { label: `executor / hand-written fan-out: ${confidence} interval of the median, low end`, value: round(interval.low) },
-          { label: `executor / hand-written fan-out: ${confidence} interval of the median, high end`, value: round(interval.high) },
+          ...medianIntervalFigures('executor / hand-written fan-out', ratios),
           { label: 'efficiency: sleep ideal / executor', value: round(median(pairRatios(c!, w!))) },
           { label: 'efficiency: sleep ideal / hand-written', value: round(median(pairRatios(c!, hand!))) },
           { label: 'executor wide run (median)', value: round(median(w!)), unit: 'ms' },

@@ -9,8 +9,8 @@ import { cpuNow, cpuSince } from '../lib/cpu';
 import { uid, type BenchEnv } from '../lib/environment';
 import { AS_ACTIVITIES, chainShape, storePlan } from '../lib/plans';
 import { BURST_WORKER_OPTIONS } from '../lib/worker-options';
-import type { Scenario } from '../lib/scenario';
-import { median, medianInterval, pairRatios, percentile, round } from '../lib/stats';
+import { medianIntervalFigures, type Scenario } from '../lib/scenario';
+import { median, pairRatios, percentile, round } from '../lib/stats';
 
 const RUNS = 200;
 const NODES = 5;
@@ -141,8 +141,6 @@ export const throughput: Scenario = {
     const cpu = (batches: Batch[]) => median(batches.map((b) => b.cpuPerRun.bench + b.cpuPerRun.server));
     const cores = availableParallelism();
     const ratios = pairRatios(rates(runs.executor), rates(runs.baseline));
-    const interval = medianInterval(ratios);
-    const confidence = `${Math.floor(interval.coverage * 100)}%`;
     return {
       figures: [
         { label: 'executor runs/s (median batch)', value: round(rate(runs.executor), 1), unit: 'runs/s', target: { op: '>=', value: 50 } },
@@ -150,8 +148,7 @@ export const throughput: Scenario = {
         { label: 'executor latency p95', value: round(percentile(all(runs.executor), 95)), unit: 'ms' },
         { label: 'baseline runs/s (median batch)', value: round(rate(runs.baseline), 1), unit: 'runs/s' },
         { label: 'executor / baseline throughput', value: round(median(ratios)), target: { op: '>=', value: 0.95 } },
-        { label: `executor / baseline throughput: ${confidence} interval of the median, low end`, value: round(interval.low) },
-        { label: `executor / baseline throughput: ${confidence} interval of the median, high end`, value: round(interval.high) },
+        ...medianIntervalFigures('executor / baseline throughput', ratios),
         { label: 'executor / baseline throughput (ratio of median rates)', value: round(rate(runs.executor) / rate(runs.baseline)) },
         { label: 'executor / (baseline + bookkeeping) throughput', value: round(median(pairRatios(rates(runs.executor), rates(runs.bookkept)))) },
         { label: '(baseline + bookkeeping) / baseline throughput', value: round(median(pairRatios(rates(runs.bookkept), rates(runs.baseline)))) },
