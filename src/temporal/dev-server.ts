@@ -57,7 +57,7 @@ export function partitionedConfig(config: Record<string, string | number | boole
   if (!dbFile) return config;
   const marker = `${dbFile}.one-partition`;
   if (existsSync(dbFile) && !existsSync(marker)) return Object.fromEntries(Object.entries(config).filter(([key]) => !PARTITION_KEYS.includes(key)));
-  writeFileSync(marker, 'The task queues of the Temporal dev server state beside this file have one partition each.\n');
+  if (!existsSync(marker)) writeFileSync(marker, 'The task queues of the Temporal dev server state beside this file have one partition each.\n');
   return config;
 }
 
