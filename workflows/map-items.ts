@@ -28,12 +28,9 @@ export interface MapItemsResult {
 }
 
 function itemActivity(input: MapItemsInput, index: number) {
-  const node = { ...input.node, params: {}, guards: {} } as PlanNode;
-  const id = itemActivityId(node.id, index);
-  const summary = `${node.op} · ${id}`;
-  const proxy = input.local
-    ? proxyLocalActivities({ ...localActivityOptions(node), summary })
-    : proxyActivities({ ...activityOptions(node), activityId: id, summary });
+  // The item's id (`<node id>[<index>]`) in place of the node's: it is the activity id and names the item in the UI.
+  const node = { ...input.node, id: itemActivityId(input.node.id, index), params: {}, guards: {} } as PlanNode;
+  const proxy = input.local ? proxyLocalActivities(localActivityOptions(node)) : proxyActivities(activityOptions(node));
   return proxy[node.op] as (i: NodeActivityInput) => Promise<NodeActivityResult>;
 }
 
