@@ -125,7 +125,8 @@ export const throughput: Scenario = {
     'own noise from the comparison; eager activities and one partition per queue made both sides 16–23% faster, so the executor\'s ' +
     'fixed extra weighs more beside them.\n\n' +
     'Paired medians on 2026-11-26: 0.956 (0.934–0.972) and 0.934 (0.902–0.944) in whole bench runs and 0.916 (0.907–0.95) alone ' +
-    'on one AMD EPYC machine, 0.905 (0.892–0.929) alone and 0.923 (0.899–0.951) in a whole run on a faster one (40.8 against 38.4 and 45.1 against 40.5 ms of CPU per run). The executor ' +
+    'on one AMD EPYC machine, 0.905 (0.892–0.929) alone and 0.923 (0.899–0.951) in a whole run on a faster one (40.8 against 38.4 and 45.1 against 40.5 ms of CPU per run); ' +
+    '0.934 (0.909–0.945) in a whole run on a third (45.4 against 43.5 ms, the run above). The executor ' +
     'reaches 0.905–0.956 of bare Temporal code, short of the 0.95 goal, and lower on faster machines: its extra is a fixed few ms ' +
     'per run. The rest of the gap is the run\'s visibility, its full result and its exactly-once bookkeeping, which plangraph ' +
     'keeps.\n\n' +
