@@ -27,11 +27,13 @@ export interface MapItemsResult {
   results: Array<ItemResult | null>;
 }
 
-function itemActivity(input: MapItemsInput, index: number) {
+/** Runs one item: an activity (or local activity) of the node's op with the item's params. */
+function runItem(input: MapItemsInput, index: number, params: Record<string, unknown>): Promise<NodeActivityResult> {
   // The item's id (`<node id>[<index>]`) in place of the node's: it is the activity id and names the item in the UI.
   const node = { ...input.node, id: itemActivityId(input.node.id, index), params: {}, guards: {} } as PlanNode;
   const proxy = input.local ? proxyLocalActivities(localActivityOptions(node)) : proxyActivities(activityOptions(node));
-  return proxy[node.op] as (i: NodeActivityInput) => Promise<NodeActivityResult>;
+  const activity = proxy[node.op] as (i: NodeActivityInput) => Promise<NodeActivityResult>;
+  return activity({ node_id: node.id, params, inputs: {} });
 }
 
 /**
@@ -54,7 +56,7 @@ export async function runMapItems(input: MapItemsInput, onSettled?: (index: numb
     while (!failedFast && cancelled === undefined && next < count) {
       const i = next++;
       const index = input.offset + i;
-      const call = () => itemActivity(input, index)({ node_id: itemActivityId(input.node.id, index), params: input.params[i]!, inputs: {} });
+      const call = () => runItem(input, index, input.params[i]!);
       try {
         const r = await (input.local ? CancellationScope.nonCancellable(call) : call());
         results[i] = { ok: true, output: r.output, attempt: r.attempt };
