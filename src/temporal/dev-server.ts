@@ -54,10 +54,10 @@ const PARTITION_KEYS = ['matching.numTaskqueueReadPartitions', 'matching.numTask
  * marker beside the file records that its task queues were made with one partition.
  */
 export function partitionedConfig(config: Record<string, string | number | boolean>, dbFile: string | undefined) {
-  if (!dbFile) return config;
   const marker = `${dbFile}.one-partition`;
-  if (existsSync(dbFile) && !existsSync(marker)) return Object.fromEntries(Object.entries(config).filter(([key]) => !PARTITION_KEYS.includes(key)));
-  if (!existsSync(marker)) writeFileSync(marker, 'The task queues of the Temporal dev server state beside this file have one partition each.\n');
+  if (!dbFile || existsSync(marker)) return config;
+  if (existsSync(dbFile)) return Object.fromEntries(Object.entries(config).filter(([key]) => !PARTITION_KEYS.includes(key)));
+  writeFileSync(marker, 'The task queues of the Temporal dev server state beside this file have one partition each.\n');
   return config;
 }
 
