@@ -43,7 +43,7 @@ export function handleError(err: FastifyError | Error, request: FastifyRequest, 
     return;
   }
   if (fastifyErr.statusCode && fastifyErr.statusCode >= 400 && fastifyErr.statusCode < 500) {
-    // Malformed JSON and the like: the parser's message says where.
+    // Fastify's own 4xx (a bad header, a body on a method without one): its message says what.
     void reply.status(400).send(errorBody('bad_request', fastifyErr.message, {}));
     return;
   }

@@ -15,6 +15,7 @@ import { formatPath } from '../domain/graph';
 import { jsonProblem } from '../domain/json-limits';
 import { activeTracing } from '../telemetry/tracing';
 import { registerRequestSpans } from './request-spans';
+import { registerJsonBody } from './json-body';
 
 export interface ApiOptions {
   logger?: boolean;
@@ -46,11 +47,13 @@ export async function buildApi(services: Services, options: ApiOptions = {}): Pr
   const tracing = activeTracing();
   if (tracing) registerRequestSpans(app, tracing);
   app.setErrorHandler(handleError);
+  registerJsonBody(app);
   app.setNotFoundHandler((request, reply) => {
     void reply.status(404).send(errorBody('not_found', `no route ${request.method} ${request.url.split('?')[0]}`));
   });
   // Every body is checked once, before any route sees it: nesting that would overflow recursive
-  // code downstream, and text or numbers Postgres could not store as given (json-limits.ts).
+  // code downstream, text or numbers Postgres could not store as given, and keys that could
+  // replace a prototype (json-limits.ts).
   app.addHook('preValidation', async (request) => {
     const problem = jsonProblem(request.body);
     if (!problem) return;

@@ -43,19 +43,60 @@ export function numberProblem(value: number): string | undefined {
   return Number.isFinite(value) ? undefined : 'is a number outside the range of a double (about ±1.8e308)';
 }
 
-/** The path of the first container nested deeper than `max`, or undefined when within it. */
-export function tooDeepPath(value: unknown, max = MAX_JSON_DEPTH): PropertyKey[] | undefined {
-  const stack: Array<{ value: unknown; path: PropertyKey[] }> = [{ value, path: [] }];
+/** One value inside a JSON value, with its path (an object key or array index per level). */
+interface JsonPlace {
+  value: unknown;
+  path: PropertyKey[];
+}
+
+/**
+ * The first place, in document order, for which `problemAt` answers a message. Walks without
+ * recursion; containers at depth `max` are visited but not entered.
+ */
+function firstProblem(value: unknown, problemAt: (place: JsonPlace) => string | undefined, max = MAX_JSON_DEPTH): JsonProblem | undefined {
+  const stack: JsonPlace[] = [{ value, path: [] }];
   while (stack.length > 0) {
-    const { value: current, path } = stack.pop()!;
-    if (current === null || typeof current !== 'object') continue;
-    if (path.length >= max) return path;
+    const place = stack.pop()!;
+    const message = problemAt(place);
+    if (message) return { path: place.path, message };
+    const { value: current, path } = place;
+    if (current === null || typeof current !== 'object' || path.length >= max) continue;
     const entries = Array.isArray(current) ? current.map((v, i) => [i, v] as const) : Object.entries(current);
-    for (const [key, child] of entries) {
-      if (child !== null && typeof child === 'object') stack.push({ value: child, path: [...path, key] });
-    }
+    for (let i = entries.length - 1; i >= 0; i--) stack.push({ value: entries[i]![1], path: [...path, entries[i]![0]] });
   }
   return undefined;
+}
+
+const isContainer = (value: unknown) => value !== null && typeof value === 'object';
+
+/** Why a place is nested too deep, or undefined. */
+function depthProblem({ value, path }: JsonPlace, max = MAX_JSON_DEPTH): string | undefined {
+  return isContainer(value) && path.length >= max ? `nested deeper than ${max} levels` : undefined;
+}
+
+/** Why a place's key or scalar value cannot be stored as given, or undefined. */
+function storageProblem({ value, path }: JsonPlace, checkText: boolean): string | undefined {
+  const key = path.at(-1);
+  const keyProblem = typeof key === 'string' && checkText ? textProblem(key) : undefined;
+  if (keyProblem) return `has a key that ${keyProblem}`;
+  if (typeof value === 'string') return checkText ? textProblem(value) : undefined;
+  return typeof value === 'number' ? numberProblem(value) : undefined;
+}
+
+/**
+ * Why a key of untrusted JSON is refused: `__proto__`, and `prototype` under `constructor`, which
+ * replace an object's prototype as soon as code copies or merges them by assignment.
+ */
+function prototypeKeyProblem({ path }: JsonPlace): string | undefined {
+  const key = path.at(-1);
+  if (key === '__proto__') return 'is a key named "__proto__", which is refused (it could replace an object\'s prototype)';
+  if (key === 'prototype' && path.at(-2) === 'constructor') return 'is a "constructor.prototype" key, which is refused (it could change an object\'s prototype)';
+  return undefined;
+}
+
+/** The path of the first container nested deeper than `max`, or undefined when within it. */
+export function tooDeepPath(value: unknown, max = MAX_JSON_DEPTH): PropertyKey[] | undefined {
+  return firstProblem(value, (place) => depthProblem(place, max), max)?.path;
 }
 
 /**
@@ -65,30 +106,13 @@ export function tooDeepPath(value: unknown, max = MAX_JSON_DEPTH): PropertyKey[]
  */
 export function unstorablePath(value: unknown, options: { text?: boolean } = {}): JsonProblem | undefined {
   const checkText = options.text ?? true;
-  const stack: Array<{ value: unknown; path: PropertyKey[] }> = [{ value, path: [] }];
-  while (stack.length > 0) {
-    const { value: current, path } = stack.pop()!;
-    if (typeof current === 'string' && checkText) {
-      const message = textProblem(current);
-      if (message) return { path, message };
-    } else if (typeof current === 'number') {
-      const message = numberProblem(current);
-      if (message) return { path, message };
-    }
-    if (current === null || typeof current !== 'object' || path.length >= MAX_JSON_DEPTH) continue;
-    const entries = Array.isArray(current) ? current.map((v, i) => [i, v] as const) : Object.entries(current);
-    for (const [key, child] of entries.reverse()) {
-      const keyProblem = typeof key === 'string' && checkText ? textProblem(key) : undefined;
-      if (keyProblem) return { path: [...path, key], message: `has a key that ${keyProblem}` };
-      stack.push({ value: child, path: [...path, key] });
-    }
-  }
-  return undefined;
+  return firstProblem(value, (place) => storageProblem(place, checkText));
 }
 
-/** The first problem of either kind: too deep, or holding what cannot be stored. */
+/**
+ * The first problem of untrusted JSON (a request body, run inputs): nested too deep, holding what
+ * cannot be stored, or a key that could replace a prototype.
+ */
 export function jsonProblem(value: unknown): JsonProblem | undefined {
-  const deep = tooDeepPath(value);
-  if (deep) return { path: deep, message: `nested deeper than ${MAX_JSON_DEPTH} levels` };
-  return unstorablePath(value);
+  return firstProblem(value, (place) => depthProblem(place) ?? storageProblem(place, true) ?? prototypeKeyProblem(place));
 }

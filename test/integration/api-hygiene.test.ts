@@ -32,8 +32,23 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
     ctx.app.inject({ method: 'POST', url, payload, headers: { 'content-type': contentType } });
 
   const cases: Array<[string, () => Promise<{ statusCode: number; json(): unknown }>, number, string, string?]> = [
-    ['malformed JSON (intent)', () => raw('/v1/intents', '{"task_descriptor": "x", '), 400, 'bad_request'],
-    ['malformed JSON (episode)', () => raw('/v1/episodes', '{"payload": {'), 400, 'bad_request'],
+    ['malformed JSON (intent)', () => raw('/v1/intents', '{"task_descriptor": "x", '), 400, 'bad_request', 'body'],
+    ['malformed JSON (episode)', () => raw('/v1/episodes', '{"payload": {'), 400, 'bad_request', 'body'],
+    ['empty JSON body', () => raw('/v1/episodes', ''), 400, 'bad_request', 'body'],
+    [
+      'a __proto__ key',
+      () => raw('/v1/episodes', JSON.stringify(validEpisode).replace('"payload":{', '"payload":{"__proto__":{"x":1},')),
+      400,
+      'bad_request',
+      'body.payload.__proto__',
+    ],
+    [
+      'a constructor.prototype key (intent inputs)',
+      () => raw('/v1/intents', '{"task_descriptor": "x", "inputs": {"constructor": {"prototype": {"x": 1}}}}'),
+      400,
+      'bad_request',
+      'body.inputs.constructor.prototype',
+    ],
     ['not JSON at all', () => raw('/v1/intents', 'task=x', 'text/plain'), 400, 'bad_request'],
     ['wrong type', () => ctx.call('POST', '/v1/intents', { task_descriptor: 42, inputs: {} }), 400, 'bad_request', 'body.task_descriptor'],
     ['wrong nested type', () => ctx.call('POST', '/v1/intents', { task_descriptor: 'x', inputs: [] }), 400, 'bad_request', 'body.inputs'],

@@ -32,6 +32,19 @@ describe('unstorablePath', () => {
   });
 });
 
+describe('jsonProblem', () => {
+  it('refuses keys that could replace a prototype, naming where, and accepts the same words elsewhere', () => {
+    const polluted = JSON.parse('{"a": [{"b": {"__proto__": {"admin": true}}}]}');
+    expect(jsonProblem(polluted)).toMatchObject({ path: ['a', 0, 'b', '__proto__'], message: expect.stringMatching(/__proto__/) });
+    expect(jsonProblem(JSON.parse('{"constructor": {"prototype": {}}}'))?.path).toEqual(['constructor', 'prototype']);
+    expect(jsonProblem({ constructor: 1, prototype: 2, node: '__proto__', list: ['__proto__'] })).toBeUndefined();
+    expect(unstorablePath(polluted)).toBeUndefined();
+  });
+  it('reports the first problem in document order', () => {
+    expect(jsonProblem({ a: 'fine', b: ['x', 'y\u0000'], c: Infinity })?.path).toEqual(['b', 1]);
+  });
+});
+
 describe('wellFormedText', () => {
   it('writes lone surrogates as visible escapes and leaves pairs alone', () => {
     expect(wellFormedText('a\ud800b\udfff\ud83d\ude00')).toBe('a\\ud800b\\udfff\ud83d\ude00');

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { parseJsonBody } from '../../src/api/json-body';
+import { DomainError } from '../../src/domain/errors';
+
+function refusal(text: string): DomainError {
+  try {
+    parseJsonBody(text);
+  } catch (error) {
+    return error as DomainError;
+  }
+  throw new Error(`accepted ${text}`);
+}
+
+describe('parseJsonBody', () => {
+  it('keeps the parser\'s account of what is wrong and where', () => {
+    const error = refusal('{"task_descriptor": "x", }');
+    expect(error).toBeInstanceOf(DomainError);
+    expect(error.code).toBe('bad_request');
+    expect(error.message).toMatch(/^invalid body: body is not valid JSON: .*position \d+/);
+    expect(error.details).toEqual({ fields: [{ field: 'body', message: expect.stringMatching(/position/) }] });
+    expect(refusal('').message).toMatch(/empty/);
+  });
+  it('parses __proto__ as an ordinary own key, leaving the prototype alone', () => {
+    const body = parseJsonBody('{"__proto__": {"admin": true}}') as Record<string, unknown>;
+    expect(Object.keys(body)).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(body)).toBe(Object.prototype);
+    expect((body as { admin?: boolean }).admin).toBeUndefined();
+  });
+});
