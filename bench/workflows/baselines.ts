@@ -19,16 +19,17 @@ const { beginRun } = proxyLocalActivities<RunActivities>({ startToCloseTimeout: 
 const { runOutcome } = proxySinks<RunOutcomeSinks>();
 
 /** The executor's defaults for a node without a policy (workflows/plan-executor.ts). */
-function nodeOptions(nodeId: string): ActivityOptions {
+function nodeOptions(nodeId: string, op = '', labelled = false): ActivityOptions {
   return {
     activityId: nodeId,
+    ...(labelled ? { summary: `${op} · ${nodeId}` } : {}),
     startToCloseTimeout: '5m',
     retry: { maximumAttempts: 3, initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s' },
   };
 }
 
-function callOp(op: string, nodeId: string, params: Record<string, unknown>): Promise<NodeActivityResult> {
-  const activity = proxyActivities(nodeOptions(nodeId))[op] as OpActivity;
+function callOp(op: string, nodeId: string, params: Record<string, unknown>, labelled = false): Promise<NodeActivityResult> {
+  const activity = proxyActivities(nodeOptions(nodeId, op, labelled))[op] as OpActivity;
   return activity({ node_id: nodeId, params, inputs: {} });
 }
 
@@ -40,6 +41,8 @@ export interface SequentialBaselineInput {
   bookkeepingFor?: string;
   /** The starter opened the run row, as `startPlanRun` does: the workflow only records the outcome. */
   openedByStarter?: boolean;
+  /** Label each activity as the executor does (`op · node id`, its summary in the Temporal UI). */
+  labelled?: boolean;
 }
 
 /**
@@ -51,7 +54,7 @@ export async function sequentialOpsBaselineWorkflow(input: SequentialBaselineInp
   const info = workflowInfo();
   const run = { plan_record_id: input.bookkeepingFor ?? '', plan_revision: 1, workflow_id: info.workflowId, run_id: info.runId, started_at: info.runStartTime.toISOString() };
   if (input.bookkeepingFor && !input.openedByStarter) await beginRun({ ...run, inputs_schema: {}, inputs: {}, ops: [input.op] });
-  for (let i = 1; i <= input.count; i++) await callOp(input.op, `n${String(i).padStart(3, '0')}`, input.params ?? {});
+  for (let i = 1; i <= input.count; i++) await callOp(input.op, `n${String(i).padStart(3, '0')}`, input.params ?? {}, input.labelled);
   if (input.bookkeepingFor) {
     const finishedAt = new Date();
     runOutcome.record({ ...run, status: 'succeeded', finished_at: finishedAt.toISOString(), latency_ms: finishedAt.getTime() - info.runStartTime.getTime() });

@@ -67,11 +67,9 @@ function firstProblem(value: unknown, problemAt: (place: JsonPlace) => string | 
   return undefined;
 }
 
-const isContainer = (value: unknown) => value !== null && typeof value === 'object';
-
 /** Why a place is nested too deep, or undefined. */
 function depthProblem({ value, path }: JsonPlace, max = MAX_JSON_DEPTH): string | undefined {
-  return isContainer(value) && path.length >= max ? `nested deeper than ${max} levels` : undefined;
+  return value !== null && typeof value === 'object' && path.length >= max ? `nested deeper than ${max} levels` : undefined;
 }
 
 /** Why a place's key or scalar value cannot be stored as given, or undefined. */
