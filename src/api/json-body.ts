@@ -1,14 +1,18 @@
 /**
- * The JSON body parser. Fastify's own answers every malformed body with one fixed sentence and
- * refuses a `__proto__` key without saying where; this one keeps the JSON parser's message (what
- * and at which position) and leaves key checks to the body check, which names the field.
+ * The JSON body parser. Fastify's own answers every malformed body with one fixed sentence,
+ * refuses a `__proto__` key without saying where and an empty body outright; this one keeps the
+ * JSON parser's message (what and at which position) and leaves key checks to the body check,
+ * which names the field.
  */
 import type { FastifyInstance } from 'fastify';
 import { DomainError } from '../domain/errors';
 
-/** The body as JSON, or a 400 naming what is wrong with the text. */
+/**
+ * The body as JSON, or a 400 naming what is wrong with the text. An empty body is no body, as
+ * without a content-type (many clients label a bodiless POST as JSON): the route's schema decides.
+ */
 export function parseJsonBody(text: string): unknown {
-  if (text.length === 0) throw malformed('is empty; send a JSON value or no content-type');
+  if (text.trim().length === 0) return undefined;
   try {
     // JSON.parse defines `__proto__` as an own key; the preValidation body check refuses it.
     return JSON.parse(text);

@@ -34,7 +34,7 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
   const cases: Array<[string, () => Promise<{ statusCode: number; json(): unknown }>, number, string, string?]> = [
     ['malformed JSON (intent)', () => raw('/v1/intents', '{"task_descriptor": "x", '), 400, 'bad_request', 'body'],
     ['malformed JSON (episode)', () => raw('/v1/episodes', '{"payload": {'), 400, 'bad_request', 'body'],
-    ['empty JSON body', () => raw('/v1/episodes', ''), 400, 'bad_request', 'body'],
+    ['empty JSON body (read as no body)', () => raw('/v1/episodes', ''), 400, 'bad_request', 'body.payload'],
     [
       'a __proto__ key',
       () => raw('/v1/episodes', JSON.stringify(validEpisode).replace('"payload":{', '"payload":{"__proto__":{"x":1},')),

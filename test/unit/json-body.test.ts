@@ -18,7 +18,11 @@ describe('parseJsonBody', () => {
     expect(error.code).toBe('bad_request');
     expect(error.message).toMatch(/^invalid body: body is not valid JSON: .*position \d+/);
     expect(error.details).toEqual({ fields: [{ field: 'body', message: expect.stringMatching(/position/) }] });
-    expect(refusal('').message).toMatch(/empty/);
+    expect(refusal('{"a": 1} x').message).toMatch(/not valid JSON/);
+  });
+  it('reads an empty body as no body, leaving the route schema to decide', () => {
+    expect(parseJsonBody('')).toBeUndefined();
+    expect(parseJsonBody(' \n')).toBeUndefined();
   });
   it('parses __proto__ as an ordinary own key, leaving the prototype alone', () => {
     const body = parseJsonBody('{"__proto__": {"admin": true}}') as Record<string, unknown>;
