@@ -25,13 +25,8 @@ function malformed(message: string): DomainError {
   return new DomainError('bad_request', `invalid body: body ${message}`, { fields: [{ field: 'body', message }] });
 }
 
+/** Puts parseJsonBody in place of Fastify's JSON parser. */
 export function registerJsonBody(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    try {
-      done(null, parseJsonBody(body as string));
-    } catch (error) {
-      done(error as DomainError, undefined);
-    }
-  });
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, async (_request: unknown, body: string | Buffer) => parseJsonBody(body.toString()));
 }

@@ -3,7 +3,7 @@
  * plan record) or by its record id, started with its inputs through startPlanRun.
  */
 import type { WorkflowHandle } from '@temporalio/client';
-import { inputProblems } from './run-inputs';
+import { assertRunInputs } from './run-inputs';
 import type { planExecutorWorkflow } from '../../workflows/plan-executor';
 import { parsePlanGraph } from '../domain/graph';
 import type { MemoryRecord, PlanGraphPayload, TrustContext } from '../domain/records';
@@ -63,7 +63,7 @@ async function storePayload(deps: RunPlanDeps, payload: PlanGraphPayload, actor:
 /**
  * Starts a run of a plan. Everything is checked before anything is stored or started: the
  * payload (every validation issue, unknown ops against this process's op registry) and the
- * inputs against the plan's inputs_schema.
+ * inputs (what they hold, their size, the plan's inputs_schema).
  */
 export async function runPlan(deps: RunPlanDeps, request: RunPlanRequest): Promise<RunPlanStarted> {
   const knownOps = new Set(deps.registry.keys());
@@ -79,8 +79,7 @@ export async function runPlan(deps: RunPlanDeps, request: RunPlanRequest): Promi
     if (!parsed.ok) {
       throw new DomainError('invalid_plan', `invalid plan graph: ${parsed.issues.map((i) => i.message).join('; ')}`, { issues: parsed.issues });
     }
-    const problems = inputProblems(parsed.plan.inputs_schema, inputs);
-    if (problems.length > 0) throw new DomainError('invalid_inputs', `run inputs do not match the plan's inputs_schema`, { problems });
+    assertRunInputs(parsed.plan.inputs_schema, inputs, deps.config.RUN_INPUT_LIMIT_BYTES);
     ({ record, stored } = await storePayload(deps, parsed.plan, request.actor ?? 'plangraph-run'));
   }
   const handle = await startPlanRun({

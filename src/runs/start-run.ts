@@ -4,10 +4,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Client, WorkflowHandleWithFirstExecutionRunId, WorkflowStartOptions } from '@temporalio/client';
-import { inputProblems } from './run-inputs';
+import { assertRunInputs } from './run-inputs';
 import { DEFAULT_NODE_OUTPUT_LIMIT_BYTES, DEFAULT_RUN_INPUT_LIMIT_BYTES } from '../config';
-import { formatPath, validatePlanGraph } from '../domain/graph';
-import { jsonProblem } from '../domain/json-limits';
+import { validatePlanGraph } from '../domain/graph';
 import type { MemoryRecord, PlanGraphPayload, TrustContext } from '../domain/records';
 import { planSnapshot } from '../domain/plan-snapshot';
 import { EXECUTOR_VERSION, type PartitionedRunInput, type PlanRunInput, type ResumeFrom } from '../domain/run-state';
@@ -83,26 +82,6 @@ export function runWorkflowId(plan: PlanGraphPayload): string {
 }
 
 /**
- * Refuses run inputs Temporal could not carry or that would overflow recursive code, before
- * anything starts, naming the field.
- */
-function assertInputsFit(inputs: Record<string, unknown>, limitBytes: number): void {
-  const problem = jsonProblem(inputs);
-  if (problem) {
-    const where = formatPath(['inputs', ...problem.path]);
-    throw new DomainError('invalid_inputs', `run inputs: ${where}: ${problem.message}`, { field: 'inputs', path: formatPath(problem.path) });
-  }
-  const size = Buffer.byteLength(JSON.stringify(inputs));
-  if (size > limitBytes) {
-    throw new DomainError('payload_too_large', `run inputs are ${size} bytes; the limit is ${limitBytes} (RUN_INPUT_LIMIT_BYTES)`, {
-      field: 'inputs',
-      size_bytes: size,
-      limit_bytes: limitBytes,
-    });
-  }
-}
-
-/**
  * The reference a partitioned run starts from; refuses, before anything starts, a plan whose
  * outputs carried between partitions could outgrow Temporal's payload limit.
  */
@@ -141,9 +120,7 @@ export async function startPlanRun(options: StartRunOptions): Promise<WorkflowHa
     throw new DomainError('invalid_plan', `plan ${record.id} is not runnable: ${issues.map((i) => i.message).join("; ")}`, { issues });
   }
   const inputs = options.inputs ?? {};
-  assertInputsFit(inputs, options.inputLimitBytes ?? DEFAULT_RUN_INPUT_LIMIT_BYTES);
-  const problems = inputProblems(payload.inputs_schema, inputs);
-  if (problems.length > 0) throw new DomainError('invalid_inputs', `run inputs do not match the plan's inputs_schema`, { problems });
+  assertRunInputs(payload.inputs_schema, inputs, options.inputLimitBytes ?? DEFAULT_RUN_INPUT_LIMIT_BYTES);
   if (options.records && subPlanTargets(payload).size > 0) {
     const records = options.records;
     const walk = await walkSubPlans({ record_id: record.id, payload }, (id) => records.get(id), { trust: options.trust });

@@ -108,6 +108,11 @@ describe('runPlan and followRun', () => {
     const unknownOp = { ...payload(intent), nodes: [{ id: 'a', op: 'teleport' }], edges: [] };
     await expect(runPlan(deps, { plan: { payload: unknownOp } })).rejects.toMatchObject({ code: 'invalid_plan', details: { issues: [expect.objectContaining({ code: 'unknown_op' })] } });
     await expect(runPlan(deps, { plan: { payload: payload(intent) }, inputs: {} })).rejects.toMatchObject({ code: 'invalid_inputs' });
+    // Inputs parsed from JSON outside HTTP (CLI, MCP) may hold a __proto__ key: refused, naming it.
+    await expect(runPlan(deps, { plan: { payload: payload(intent) }, inputs: JSON.parse('{"x": 1, "o": {"__proto__": {"admin": true}}}') })).rejects.toMatchObject({
+      code: 'invalid_inputs',
+      details: { path: 'o.__proto__' },
+    });
     await expect(runPlan(deps, { plan: { id: '00000000-0000-4000-8000-000000000000' } })).rejects.toMatchObject({ code: 'not_found' });
     // The valid payload was never stored by the refused call, so storing it now is a fresh record.
     const stored = await runPlan(deps, { plan: { payload: payload(intent) }, inputs: { x: 1 } });
