@@ -5,7 +5,8 @@
 import { checkGuard, isEmptyGuard } from './guards';
 import { planGraphPayloadSchema, type PlanGraphPayload } from './records';
 import { findCycle, indexGraph } from './graph-index';
-import { localExecutionProblems } from './node-execution';
+import { durationMs, localExecutionProblems } from './node-execution';
+import type { Duration, PlanNode } from './records';
 import { BUILTIN_EXECUTOR_OPS } from './approvals';
 import { approvalIssues } from './approval-validation';
 import { checkForEach } from './map-node';
@@ -31,6 +32,7 @@ export const PLAN_ERROR_CODES = [
   'invalid_for_each',
   'item_ref_outside_map',
   'invalid_sub_plan',
+  'invalid_duration',
 ] as const;
 export type PlanErrorCode = (typeof PLAN_ERROR_CODES)[number];
 
@@ -47,6 +49,29 @@ export interface ValidateOptions {
   knownOps?: ReadonlySet<string>;
 }
 
+/** A node's policy durations by field name (retry intervals under `retry.`). */
+function policyDurations(node: PlanNode): Array<[string, Duration]> {
+  const policy = node.policy ?? {};
+  const fields: Array<[string, Duration | undefined]> = [
+    ['start_to_close_timeout', policy.start_to_close_timeout],
+    ['schedule_to_close_timeout', policy.schedule_to_close_timeout],
+    ['heartbeat_timeout', policy.heartbeat_timeout],
+    ['retry.initial_interval', policy.retry?.initial_interval],
+    ['retry.maximum_interval', policy.retry?.maximum_interval],
+  ];
+  return fields.filter((f): f is [string, Duration] => f[1] !== undefined);
+}
+
+/**
+ * The schema refuses these on write; plans stored before it did are refused here, at start,
+ * rather than by Temporal inside the run (a zero timeout reads as unset, a tab fails to parse).
+ */
+const durationIssue = (path: string, what: string, value: Duration): PlanIssue => ({
+  code: 'invalid_duration',
+  path,
+  message: `${what} ${JSON.stringify(value)} is not a positive duration such as "250ms", "1.5s", "5m" or "2h"`,
+});
+
 /** Validates a parsed plan graph payload and returns every problem found. */
 export function validatePlanGraph(plan: PlanGraphPayload, options: ValidateOptions = {}): PlanIssue[] {
   const issues: PlanIssue[] = [];
@@ -56,6 +81,10 @@ export function validatePlanGraph(plan: PlanGraphPayload, options: ValidateOptio
       issues.push({ code: 'empty_node_id', path: `nodes[${i}].id`, message: `node at index ${i} has an empty id` });
       return;
     }
+    if (node.id === '__proto__') {
+      // Outputs are kept in objects keyed by node id, where this key would set the prototype instead.
+      issues.push({ code: 'reserved_node_id', path: `nodes[${i}].id`, message: 'node id "__proto__" is reserved' });
+    }
     const first = seen.get(node.id);
     if (first !== undefined) {
       issues.push({
@@ -64,6 +93,9 @@ export function validatePlanGraph(plan: PlanGraphPayload, options: ValidateOptio
         message: `node id "${node.id}" is used by nodes[${first}] and nodes[${i}]`,
       });
     } else seen.set(node.id, i);
+    for (const [field, value] of policyDurations(node)) {
+      if (!(durationMs(value) > 0)) issues.push(durationIssue(`nodes[${i}].policy.${field}`, `node "${node.id}": ${field}`, value));
+    }
     if (node.policy?.execution === 'local') {
       for (const problem of localExecutionProblems(node)) {
         issues.push({ code: 'invalid_execution', path: `nodes[${i}].policy.execution`, message: `node "${node.id}" cannot run locally: ${problem}` });
@@ -98,6 +130,8 @@ export function validatePlanGraph(plan: PlanGraphPayload, options: ValidateOptio
     edgeKeys.add(key);
   });
 
+  const timeout = plan.constraints.timeout;
+  if (timeout !== undefined && !(durationMs(timeout) > 0)) issues.push(durationIssue('constraints.timeout', 'the run\'s timeout', timeout));
   issues.push(...approvalIssues(plan));
 
   const index = indexGraph(plan.nodes, plan.edges);

@@ -17,10 +17,16 @@ export const LOCAL_NODE_DEFAULT_TIMEOUT = '10s';
 
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
 
-/** A plan duration ("250ms", "1.5s", "5m", "2h", or a number of milliseconds) in milliseconds. */
+/**
+ * A plan duration written as a string: a number, optional spaces, a unit. Exactly what the
+ * Temporal SDK parses: a tab or a leading space it would refuse, inside the workflow, too late.
+ */
+export const DURATION_PATTERN = /^(\d+(?:\.\d+)?) *(ms|s|m|h)$/;
+
+/** A plan duration ("250ms", "1.5s", "5m", "2h", or a number of milliseconds) in milliseconds; NaN if malformed. */
 export function durationMs(duration: string | number): number {
   if (typeof duration === 'number') return duration;
-  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)$/.exec(duration.trim());
+  const match = DURATION_PATTERN.exec(duration);
   if (!match) return Number.NaN;
   return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
 }

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { MAX_JSON_DEPTH, textProblem, tooDeepPath, unstorablePath } from './json-limits';
-import { NODE_EXECUTIONS } from './node-execution';
+import { DURATION_PATTERN, durationMs, NODE_EXECUTIONS } from './node-execution';
 
 import { SENSITIVITIES } from './sensitivity';
 
@@ -73,7 +73,10 @@ export type EpisodicPayload = z.infer<typeof episodicPayloadSchema>;
 export type ToolNode = z.infer<typeof toolNodeSchema>;
 
 // ---------- plan graph ----------
-const durationSchema = z.union([z.string().regex(/^\d+(\.\d+)?\s*(ms|s|m|h)$/), z.number().positive()]);
+// Positive, as graph.ts also checks for plans stored before: Temporal reads a zero timeout as "not set".
+const durationSchema = z
+  .union([z.string().max(32).regex(DURATION_PATTERN, 'expected a duration such as "250ms", "1.5s", "5m" or "2h"'), z.number().positive().finite()])
+  .refine((d) => durationMs(d) > 0, 'a duration must be longer than zero');
 export const retryPolicySchema = z.object({
   maximum_attempts: z.number().int().min(1).max(100).optional(),
   initial_interval: durationSchema.optional(),

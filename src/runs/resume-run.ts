@@ -1,8 +1,8 @@
 /**
  * Resuming a failed run (docs/api.md#resume): a new run of the old run's pinned plan snapshot
  * (same record and revision, same inputs) that reuses the outputs of the nodes that succeeded
- * and runs only the rest. Refused (409) while the old run runs, when it succeeded, or when its
- * plan record is gone or retracted.
+ * and runs only the rest. Refused (409) while the old run runs, when it succeeded, when it ran
+ * partitioned, or when its plan record is gone or retracted.
  */
 import type { Client } from '@temporalio/client';
 import { fromPayloadsAtIndex } from '@temporalio/common';
@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { Config } from '../config';
 import { DomainError } from '../domain/errors';
 import { effectiveTrust, type Principal } from '../domain/principal';
-import type { PlanRunInput } from '../domain/run-state';
+import { isPartitionedRun, type PartitionedRunInput, type PlanRunInput } from '../domain/run-state';
 import type { RunViewer } from '../intents/run-view';
 import type { RecordStore } from '../store/records';
 import { finalStatus } from './follow-run';
@@ -43,14 +43,14 @@ const refuse = (workflowId: string, reason: string, message: string, extra: Reco
   new DomainError('conflict', message, { workflow_id: workflowId, reason, ...extra });
 
 /** The executor input the old run was started with (its first history event). */
-async function startInput(client: Client, workflowId: string, runId: string): Promise<PlanRunInput> {
+async function startInput(client: Client, workflowId: string, runId: string): Promise<PlanRunInput | PartitionedRunInput> {
   const history = await client.workflowService.getWorkflowExecutionHistory({
     namespace: client.options.namespace,
     execution: { workflowId, runId },
     maximumPageSize: 1,
   });
   const payloads = history.history?.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads;
-  return fromPayloadsAtIndex<PlanRunInput>(client.options.loadedDataConverter.payloadConverter, 0, payloads);
+  return fromPayloadsAtIndex<PlanRunInput | PartitionedRunInput>(client.options.loadedDataConverter.payloadConverter, 0, payloads);
 }
 
 export function createResumer(deps: ResumerDeps) {
@@ -64,6 +64,10 @@ export function createResumer(deps: ResumerDeps) {
       if (state === 'completed') throw refuse(workflowId, 'succeeded', `run ${workflowId} succeeded: there is nothing to resume`, { state: 'succeeded' });
       const handle = deps.client.workflow.getHandle(workflowId, description.runId);
       const input = await startInput(deps.client, workflowId, description.runId);
+      // Its earlier partitions' outputs were dropped once no later node read them: nothing to reuse them from.
+      if (isPartitionedRun(input)) {
+        throw refuse(workflowId, 'partitioned', `run ${workflowId} ran partitioned (${input.partitioned.node_count} nodes): a partitioned run cannot be resumed; start a new run of plan ${input.partitioned.plan_record_id}`, { state, plan_id: input.partitioned.plan_record_id });
+      }
       const old = await finalStatus(handle).catch(() => undefined);
       if (!old?.nodes) throw refuse(workflowId, 'no_status', `run ${workflowId} left no per-node status to resume from`, { state });
 

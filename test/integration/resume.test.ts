@@ -16,6 +16,7 @@ import { metricsOf, until } from './executor-helpers';
 import { startFileWorker, uid } from './harness';
 import { runCli } from './cli-process';
 import { createResumer } from '../../src/runs/resume-run';
+import { startPlanRun } from '../../src/runs/start-run';
 import { createIntentComponents } from '../../src/intents/wiring';
 import { DomainError } from '../../src/domain/errors';
 import { storePlan, type PlanSpec } from './plans';
@@ -179,6 +180,20 @@ describe('resume', () => {
     await settled(slow.workflowId);
     // Nothing was started by any refusal (the slow run's own row was already there).
     expect(await ctx.count('plan_runs')).toBe(runsBefore + 2);
+  });
+
+  it('refuses a run that ran partitioned (409 partitioned), starting nothing', async () => {
+    const nodes = ['a', 'b', 'c', 'd'].map((id) => ({ id, op: id === 'c' ? 'fail' : 'noop', params: {} }));
+    const plan = await storePlan(ctx.services.records, { intent: uid('resume partitioned'), nodes, edges: nodes.slice(1).map((n, i) => ({ from: nodes[i]!.id, to: n.id, kind: 'control' as const })) });
+    const opener = { runs: ctx.services.runs, registry: ctx.services.registry };
+    const handle = await startPlanRun({ client: ctx.services.temporal.client, taskQueue: ctx.services.config.TEMPORAL_TASK_QUEUE, record: plan, opener, partitionNodes: 2 });
+    expect((await settled(handle.workflowId)).state).toBe('failed');
+    const before = await ctx.count('plan_runs');
+    const refused = await resume(handle.workflowId);
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(errorOf(refused).details).toMatchObject({ reason: 'partitioned', plan_id: plan.id });
+    expect(errorOf(refused).message).toContain('4 nodes');
+    expect(await ctx.count('plan_runs')).toBe(before);
   });
 
   it('refuses (413) when the outputs to reuse would not fit in the new run\'s start payload', async () => {

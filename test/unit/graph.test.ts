@@ -171,6 +171,44 @@ describe('validatePlanGraph', () => {
   });
 });
 
+describe('durations and reserved ids', () => {
+  // As a plan stored before the schema refused them would hold them (no parse on the way in).
+  const stored = (spec: Spec) => {
+    const base = plan({ nodes: [n('a')] });
+    return { ...base, nodes: spec.nodes.map((node) => ({ params: {}, guards: {}, ...node })), constraints: { ...base.constraints, ...spec.constraints } } as PlanGraphPayload;
+  };
+
+  it('refuses zero and malformed durations a stored plan still holds, naming the field', () => {
+    const issues = validatePlanGraph(
+      stored({
+        nodes: [n('a', 'noop', { policy: { start_to_close_timeout: '0s', retry: { initial_interval: '1\tm' } } }), n('b', 'noop', { policy: { heartbeat_timeout: 0 } })],
+        constraints: { timeout: ' 5m' },
+      }),
+    );
+    expect(issues.map((i) => [i.code, i.path])).toEqual([
+      ['invalid_duration', 'nodes[0].policy.start_to_close_timeout'],
+      ['invalid_duration', 'nodes[0].policy.retry.initial_interval'],
+      ['invalid_duration', 'nodes[1].policy.heartbeat_timeout'],
+      ['invalid_duration', 'constraints.timeout'],
+    ]);
+    expect(issues[0]!.message).toBe('node "a": start_to_close_timeout "0s" is not a positive duration such as "250ms", "1.5s", "5m" or "2h"');
+  });
+
+  it('refuses them on write too, and takes what Temporal parses', () => {
+    const parse = (timeout: unknown) => parsePlanGraph({ kind: 'plan_graph', plan_id: 'p', intent: 'x', nodes: [{ id: 'a', op: 'noop' }], constraints: { timeout } });
+    for (const bad of ['0s', '0.0h', '1\tm', ' 5m', '5 minutes', `${'0'.repeat(40)}1s`, 0, -5]) {
+      const result = parse(bad);
+      expect(result.ok === false && [...new Set(result.issues.map((i) => `${i.code} at ${i.path}`))], JSON.stringify(bad)).toEqual(['invalid_schema at constraints.timeout']);
+    }
+    for (const good of ['250ms', '1.5s', '5 m', '2h', 40]) expect(parse(good).ok, JSON.stringify(good)).toBe(true);
+  });
+
+  it('reserves the node id __proto__, where outputs keyed by node id would set a prototype', () => {
+    const issues = validatePlanGraph(stored({ nodes: [n('a'), n('__proto__')] }));
+    expect(issues).toEqual([expect.objectContaining({ code: 'reserved_node_id', path: 'nodes[1].id' })]);
+  });
+});
+
 describe('parsePlanGraph', () => {
   it('reports schema problems as invalid_schema with a path', () => {
     const result = parsePlanGraph({ kind: 'plan_graph', plan_id: 'p', intent: 'x', nodes: [{ id: 'a' }], edges: [{ from: 'a', to: 'b', kind: 'sideways' }] });
