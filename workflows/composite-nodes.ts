@@ -10,6 +10,7 @@ import type { RefScope } from '../src/domain/refs';
 import type { NodeStatus, PlanRunInput } from '../src/domain/run-state';
 import { isSubPlanNode, SUB_PLAN_ERROR_TYPES } from '../src/domain/sub-plan';
 import type { PlanSnapshot } from '../src/domain/plan-snapshot';
+import type { ItemSlots } from './item-slots';
 import { runMapNode, type CompositeResult } from './map-node';
 import { runSubPlanNode } from './sub-plan';
 
@@ -59,6 +60,8 @@ export interface CompositeRunContext {
   failFast: boolean;
   /** Updates the node's status (map progress, the child run). */
   update: (fields: Partial<NodeStatus>) => void;
+  /** The run's budget of inline map items in flight, shared by all its maps (version 4 runs). */
+  itemSlots?: ItemSlots;
 }
 
 /** How to run a node the executor runs itself, or undefined for an ordinary node. */

@@ -1,13 +1,15 @@
 /**
  * Runs the items of a map node (docs/execution.md#map-nodes): one activity (or local activity) per
- * item, activity id `<node id>[<index>]`, at most `max_parallel` at once. Used inline by the plan
- * executor for small maps and by mapChunkWorkflow for each chunk of a large one.
+ * item, activity id `<node id>[<index>]`, at most `max_parallel` at once (and, inline in a version 4
+ * run, within the run's budget of items in flight). Used inline by the plan executor for small maps
+ * and by mapChunkWorkflow for each chunk of a large one.
  */
 import { CancellationScope, isCancellation, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import { itemActivityId } from '../src/domain/map-node';
 import type { PlanNode } from '../src/domain/records';
 import type { NodeActivityInput, NodeActivityResult, NodeError } from '../src/domain/run-state';
 import { describeFailure } from './node-failure';
+import type { ItemSlots } from './item-slots';
 import { activityOptions, localActivityOptions } from './node-options';
 
 export type ItemResult = { ok: true; output: unknown; attempt: number } | { ok: false; error: NodeError };
@@ -41,7 +43,7 @@ function runItem(input: MapItemsInput, index: number, params: Record<string, unk
  * items in flight (local ones finish). A cancellation of the caller's scope cancels activity items
  * and is rethrown once they settle; local items are not interrupted (see below).
  */
-export async function runMapItems(input: MapItemsInput, onSettled?: (index: number, result: ItemResult) => void): Promise<MapItemsResult> {
+export async function runMapItems(input: MapItemsInput, onSettled?: (index: number, result: ItemResult) => void, slots?: ItemSlots): Promise<MapItemsResult> {
   const count = input.params.length;
   const results: Array<ItemResult | null> = new Array<ItemResult | null>(count).fill(null);
   let next = 0;
@@ -52,8 +54,19 @@ export async function runMapItems(input: MapItemsInput, onSettled?: (index: numb
   // Cancelling local activities that completed in the same activation trips a state-machine error
   // in the SDK's core (temporalio/sdk-rust#705), and stopping them when the cancellation is seen
   // depends on how local-activity results are grouped into activations, which differs on replay.
+  // Local items are not server activities: only activity items count against the run's budget.
+  const budget = input.local ? undefined : slots;
+  const stopped = () => failedFast || cancelled !== undefined || next >= count;
   const lane = async () => {
-    while (!failedFast && cancelled === undefined && next < count) {
+    while (!stopped()) {
+      const wait = budget?.take();
+      if (wait) {
+        await wait;
+        if (stopped()) {
+          budget!.give();
+          return;
+        }
+      }
       const i = next++;
       const index = input.offset + i;
       const call = () => runItem(input, index, input.params[i]!);
@@ -71,6 +84,8 @@ export async function runMapItems(input: MapItemsInput, onSettled?: (index: numb
           failedFast = true;
           if (!input.local) inFlight.cancel();
         }
+      } finally {
+        budget?.give();
       }
       onSettled?.(index, results[i]!);
     }

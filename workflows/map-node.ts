@@ -8,6 +8,7 @@ import { chunkRanges, failedItemsMessage, itemParams, MAP_CHUNK_SIZE, resolveFor
 import type { PlanNode } from '../src/domain/records';
 import type { RefScope } from '../src/domain/refs';
 import { NODE_ERROR_TYPES, type NodeError } from '../src/domain/run-state';
+import type { ItemSlots } from './item-slots';
 import { runMapItems, type ItemResult, type MapItemsInput, type mapChunkWorkflow } from './map-items';
 
 /** What a node run by the executor itself (map, sub-plan) ends with: an output, and an error if it failed. */
@@ -25,6 +26,8 @@ export interface MapNodeContext {
   maxParallel: number;
   failFast: boolean;
   onProgress: (progress: MapProgress) => void;
+  /** The run's budget of inline activity items in flight (version 4 runs). */
+  itemSlots?: ItemSlots;
 }
 
 /** Runs a map node; a cancellation of its scope is rethrown once its items have settled. */
@@ -55,10 +58,11 @@ export async function runMapNode(ctx: MapNodeContext): Promise<CompositeResult> 
   });
   const results: Array<ItemResult | null> = [];
   if (total <= MAP_CHUNK_SIZE) {
-    results.push(...(await runMapItems(batch(0, total), (index, result) => {
+    const settled = (index: number, result: ItemResult) => {
       count(index, result);
       report();
-    })).results);
+    };
+    results.push(...(await runMapItems(batch(0, total), settled, ctx.itemSlots)).results);
   } else {
     // One chunk at a time: together they never run more than max_parallel items at once.
     for (const [start, end] of chunkRanges(total, MAP_CHUNK_SIZE)) {

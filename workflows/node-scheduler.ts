@@ -51,6 +51,11 @@ export interface SchedulerOptions {
   settle?(node: PlanNode): boolean;
   /** `patched(SHARED_SCOPE_PATCH)`, asked by the caller in the run's first activation. */
   sharedScope: boolean;
+  /**
+   * complete() stops starting nodes once it sees the run's cancellation, even if no node rejected
+   * (CANCEL_SAFE_VERSION); before, only a node's rejection stopped them.
+   */
+  stopOnCancel?: boolean;
 }
 
 /**
@@ -102,12 +107,16 @@ export class NodeScheduler {
     else this.options.run.finish(node.id, 'succeeded', now(), { output: result.output, attempts: result.attempts });
   }
 
+  /** The run's cancellation (unless an abort came first): no node starts after it. */
+  private cancelledBy(err: unknown): void {
+    if (this.aborting) return;
+    this.cancelRequested = true;
+    this.cancellation ??= err;
+  }
+
   private rejected(node: PlanNode, err: unknown): void {
     if (isCancellation(err)) {
-      if (!this.aborting) {
-        this.cancelRequested = true;
-        this.cancellation ??= err;
-      }
+      this.cancelledBy(err);
       this.options.run.finish(node.id, 'cancelled', now(), { reason: this.stopReason() });
       return;
     }
@@ -230,6 +239,7 @@ export class NodeScheduler {
       return undefined;
     } catch (err) {
       if (!isCancellation(err)) throw err;
+      if (this.options.stopOnCancel) this.cancelledBy(err);
       // Wait (uncancellably) for the cancelled nodes to settle so every node has a final state.
       await CancellationScope.nonCancellable(() => condition(() => run.running === 0));
       return err;

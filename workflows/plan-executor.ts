@@ -20,6 +20,7 @@ import type { PlanGraphPayload, PlanNode } from '../src/domain/records';
 import { resolveTemplates } from '../src/domain/refs';
 import { isSubPlanNode } from '../src/domain/sub-plan';
 import {
+  CANCEL_SAFE_VERSION,
   LEAN_WAIT_VERSION,
   NODE_ERROR_TYPES,
   OUTCOME_SINK_VERSION,
@@ -38,6 +39,7 @@ import { workerOps } from '../src/domain/run-begin';
 import { ApprovalDesk } from './approvals';
 import { compositeRunner, hasComposites, NO_COMPOSITES, prepareComposites } from './composite-nodes';
 import type { CompositeResult } from './map-node';
+import { ItemSlots, MAP_ITEMS_IN_FLIGHT } from './item-slots';
 import { describeFailure } from './node-failure';
 import { activityWork, NodeScheduler, SHARED_SCOPE_PATCH } from './node-scheduler';
 import { partitionedRun } from './partitioned-run';
@@ -89,6 +91,8 @@ const PATCHES = {
   runGate: 'executor-run-gate',
   /** A resumed run reuses the succeeded nodes' outputs of the run it resumes (docs/execution.md#resume). */
   resume: 'executor-resume',
+  /** CANCEL_SAFE_VERSION's fixes, for runs started with an older executor_version or none. */
+  cancelSafe: 'executor-cancel-safe',
   // SHARED_SCOPE_PATCH (node-scheduler.ts): all nodes in one cancellation scope.
 } as const;
 
@@ -143,13 +147,16 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
   const has = (patch: string) => current || patched(patch);
   const localExecution = has(PATCHES.localExecution);
   const sharedScope = has(SHARED_SCOPE_PATCH);
+  const cancelSafe = (input.executor_version ?? 0) >= CANCEL_SAFE_VERSION || patched(PATCHES.cancelSafe);
+  // Start-up finishes before a cancellation is honoured: the nodes then end cancelled and the outcome is counted.
+  const startUp = <T>(work: () => Promise<T>) => (cancelSafe ? CancellationScope.nonCancellable(work) : work());
   // Map and sub-plan nodes (composite-nodes.ts): sub-plans are pinned, or the run refused, here.
-  const composites = hasComposites(payload) ? await prepareComposites(input, payload, versioned) : NO_COMPOSITES;
+  const composites = hasComposites(payload) ? await startUp(() => prepareComposites(input, payload, versioned)) : NO_COMPOSITES;
   // A starter that opened the run row and checked inputs and ops passes the answer (`begun`, which
   // runs started before it never carry): the first workflow task then runs no local activity.
   const begun =
     input.begun ??
-    (await beginRun({
+    (await startUp(() => beginRun({
       plan_record_id: input.plan.record_id,
       plan_revision: input.plan.revision,
       workflow_id: info.workflowId,
@@ -159,7 +166,7 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
       inputs: input.inputs ?? {},
       ops: workerOps(payload),
       ...(input.resume ? { resumed_from: input.resume.workflow_id } : {}),
-    }));
+    })));
   // Only a resumed run asks: runs without `resume` never record this marker.
   const resume = input.resume && has(PATCHES.resume) ? input.resume : undefined;
   const localOps = new Set(begun?.local_ops ?? []);
@@ -167,6 +174,7 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
 
   const failFast = (payload.constraints.failure_policy ?? 'fail_fast') === 'fail_fast';
   const maxParallel = Math.min(payload.constraints.max_parallelism ?? MAX_PARALLELISM_CAP, MAX_PARALLELISM_CAP);
+  const itemSlots = cancelSafe && composites.maps ? new ItemSlots(MAP_ITEMS_IN_FLIGHT) : undefined;
 
   /** An approval node: waits in the executor for a decision; no activity runs. */
   const startApproval = (node: PlanNode) => {
@@ -187,6 +195,7 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
       maxParallel,
       failFast,
       update: (fields) => Object.assign(run.status.get(node.id)!, fields),
+      itemSlots,
     }));
     run.markRunning(node.id, now(), composite && isSubPlanNode(node) ? undefined : local ? 'local' : 'activity');
     return composite ?? (() => activityWork(run, node, local, !current)());
@@ -197,6 +206,7 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
     failFast,
     maxParallel,
     sharedScope,
+    stopOnCancel: cancelSafe,
     start: (node) => (node.op === APPROVAL_OP && has(PATCHES.approvals) ? startApproval(node) : startWork(node)),
     // A resumed run settles the nodes it reuses; own properties only: a node may be called "constructor".
     settle: (node) => {

@@ -71,17 +71,27 @@ export interface PlanRunInput {
  * upsert in every run). Version 2: the outcome goes to the worker's `runOutcome` sink in the final
  * workflow task instead of a local activity (OUTCOME_SINK_VERSION). Version 3: a run whose nodes
  * are all activities, with no timeout and no gate, waits for its nodes with fewer promises, and a
- * chain's nodes run in the root scope (LEAN_WAIT_VERSION). Runs without it ask the
- * patches, as their histories recorded. Workers must know a version before starters send it
- * (docs/workflow-changes.md#versioned-input).
+ * chain's nodes run in the root scope (LEAN_WAIT_VERSION). Version 4: cancellation and map
+ * fixes (CANCEL_SAFE_VERSION). Runs without it ask the patches, as their histories recorded.
+ * Workers must know a version before starters send it (docs/workflow-changes.md#versioned-input).
  */
-export const EXECUTOR_VERSION = 3;
+export const EXECUTOR_VERSION = 4;
 
 /** The first `executor_version` whose runs record their outcome through the `runOutcome` sink. */
 export const OUTCOME_SINK_VERSION = 2;
 
 /** The first `executor_version` whose plain runs wait with NodeScheduler.runToEnd() (workflows/node-scheduler.ts). */
 export const LEAN_WAIT_VERSION = 3;
+
+/**
+ * The first `executor_version` that (1) finishes its own start-up (`beginRun`, sub-plan pins)
+ * before it honours a cancellation, so a run cancelled at once still ends with every node final
+ * and its outcome counted; (2) starts no node once it has seen the run's cancellation, even when
+ * no node rejected (a map of local items runs to its end); (3) holds the activity items of all
+ * its inline maps to one budget (workflows/item-slots.ts), inside Temporal's pending-activity
+ * limit. Older runs ask the `executor-cancel-safe` patch.
+ */
+export const CANCEL_SAFE_VERSION = 4;
 
 /** What a resumed run takes from the run it resumes: the succeeded nodes it does not run again. */
 export interface ResumeFrom {

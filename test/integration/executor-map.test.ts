@@ -4,6 +4,7 @@
  * 10,000 items run as chunked child workflows.
  */
 import type { WorkflowHandle } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { Worker } from '@temporalio/worker';
 import { describe, expect, inject, it } from 'vitest';
 import { statusQuery } from '../../src/domain/run-state';
@@ -135,6 +136,47 @@ describe('map nodes', () => {
     expect(failureType(error)).toBe('boom');
     expect(byId(status).slow).toMatchObject({ state: 'succeeded', items: { total: 20, succeeded: 20, failed: 0 } });
   }, 60_000);
+
+  it('a cancellation seen while a map of local items runs to its end starts none of the nodes after it', async () => {
+    const local = { execution: 'local' } as const;
+    const { handle } = await start({
+      constraints: { max_parallelism: 1 },
+      nodes: [
+        { id: 'first', op: 'timed', for_each: '{{inputs.list}}', params: { ms: 4000 }, policy: local },
+        { id: 'then', op: 'timed', for_each: '{{inputs.list}}', params: { ms: 10 }, policy: local },
+      ],
+      edges: [{ from: 'first', to: 'then', kind: 'control' }],
+    }, { list: [1, 2, 3] });
+    // Past the first workflow-task heartbeat (8 s): the cancellation reaches the run while its items run.
+    await new Promise((resolve) => setTimeout(resolve, 9500));
+    await handle.cancel();
+    const { status } = await settle(handle);
+    expect(status.state).toBe('cancelled');
+    // Local items are never interrupted (the map finishes); what comes after it never starts.
+    expect(byId(status).first).toMatchObject({ state: 'succeeded', items: { total: 3, succeeded: 3 } });
+    expect(byId(status).then!.state).toBe('cancelled');
+    // Each item's marker carries its summary (`timed · first[0]`); the run's own beginRun marker none.
+    const summaries = ((await handle.fetchHistory()).events ?? []).flatMap((e) => {
+      const summary = e.markerRecordedEventAttributes ? e.userMetadata?.summary : undefined;
+      return summary ? [defaultPayloadConverter.fromPayload<string>(summary)] : [];
+    });
+    expect(summaries).toEqual(['timed · first[0]', 'timed · first[1]', 'timed · first[2]']);
+  }, 60_000);
+
+  it('maps side by side share one budget of 1,000 activity items in flight, inside Temporal\'s 2,000 pending activities', async () => {
+    const map = (id: string) => ({ id, op: 'timed', for_each: '{{inputs.list}}', params: { ms: 1500 } });
+    const { handle } = await start({ constraints: { max_parallelism: 1000 }, nodes: [map('left'), map('right')] }, { list: Array.from({ length: 600 }, (_, i) => i) });
+    const { status } = await settle(handle);
+    expect(status.state).toBe('succeeded');
+    let pending = 0;
+    let most = 0;
+    for (const event of (await handle.fetchHistory()).events ?? []) {
+      if (event.activityTaskScheduledEventAttributes) most = Math.max(most, ++pending);
+      if (event.activityTaskCompletedEventAttributes || event.activityTaskFailedEventAttributes) pending -= 1;
+    }
+    // Each map alone may run 600 at once; together 1,200 without the budget.
+    expect(most).toBe(1000);
+  }, 120_000);
 
   it('fails a map whose for_each is not an array with for_each_not_array', async () => {
     const { handle } = await start({ nodes: [{ id: 'm', op: 'echo', for_each: '{{inputs.list}}', params: {} }] }, { list: { not: 'a list' } });

@@ -3,7 +3,9 @@
  * guards, failure policies, retries, timeouts, cancellation and the status query.
  */
 import { describe, expect, it } from 'vitest';
-import { statusQuery } from '../../src/domain/run-state';
+import { planSnapshot } from '../../src/domain/plan-snapshot';
+import type { PlanGraphPayload } from '../../src/domain/records';
+import { EXECUTOR_VERSION, statusQuery } from '../../src/domain/run-state';
 import { PLAN_ID_ATTRIBUTE, PLAN_INTENT_ATTRIBUTE, startPlanRun } from '../../src/runs/start-run';
 import { byId, failureType, intervals, maxOverlap, metricsOf, runRows, settle, statesOf, until } from './executor-helpers';
 import { uid, useWorkerContext } from './harness';
@@ -326,6 +328,20 @@ describe('watching and cancelling', () => {
     const metrics = await metricsOf(ctx.db, record.id);
     expect(metrics).toMatchObject({ execution_count: 1, failure_rate: 1 });
     expect(await runRows(ctx.db, record.id)).toEqual([expect.objectContaining({ status: 'cancelled' })]);
+  });
+
+  it('a run cancelled before its first workflow task (no starter opened it) still ends with every node cancelled and counts once', async () => {
+    const record = await store({ nodes: [{ id: 'a', op: 'noop' }, { id: 'b', op: 'noop' }], edges: [ctl('a', 'b')] });
+    // As a client that starts the executor itself would: no `begun`, so the run opens its own row.
+    const input = { plan: planSnapshot(record, record.payload as PlanGraphPayload), inputs: {}, executor_version: EXECUTOR_VERSION };
+    const handle = await ctx.client.workflow.start('planExecutorWorkflow', { taskQueue: ctx.taskQueue, workflowId: uid('early-cancel'), args: [input], startDelay: '2s' });
+    await handle.cancel();
+    const { status, error } = await settle(handle);
+    expect((error as Error).cause).toMatchObject({ name: 'CancelledFailure' });
+    expect(status.state).toBe('cancelled');
+    expect(statesOf(status)).toEqual({ a: 'cancelled', b: 'cancelled' });
+    expect(await runRows(ctx.db, record.id)).toEqual([expect.objectContaining({ status: 'cancelled' })]);
+    expect(await metricsOf(ctx.db, record.id)).toMatchObject({ execution_count: 1, failure_rate: 1 });
   });
 
   it('cancels a chain run: its one running node is cancelled through the run itself', async () => {
