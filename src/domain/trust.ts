@@ -50,11 +50,14 @@ export function runnableBy(plan: Pick<PlanGraphPayload, 'constraints'>, trust: T
   return isSensitivity(max_sensitivity) && sensitivityRank(max_sensitivity) <= sensitivityRank(trust.max_sensitivity);
 }
 
-/** A caller may only write records it could read in full (omitted trust = a trusted caller). */
-export function assertWritable(envelope: { sensitivity: Sensitivity; scope: string }, trust: TrustContext | undefined): void {
+/**
+ * A caller may only write records it could read in full (omitted trust = a trusted caller). For
+ * episodes too: consolidation turns them into plans of the same sensitivity and scope.
+ */
+export function assertWritable(envelope: { sensitivity: Sensitivity; scope: string }, trust: TrustContext | undefined, what: 'plan' | 'episode' = 'plan'): void {
   if (!trust) return;
   if (sensitivityVisibility(envelope.sensitivity, trust.max_sensitivity) !== 'visible') {
-    throw new DomainError('forbidden', `cannot write a "${envelope.sensitivity}" plan with clearance "${trust.max_sensitivity}"`);
+    throw new DomainError('forbidden', `cannot write a "${envelope.sensitivity}" ${what} with clearance "${trust.max_sensitivity}"`, { field: 'sensitivity' });
   }
-  if (!scopeAllowed(envelope.scope, trust.scopes)) throw new DomainError('forbidden', `scope "${envelope.scope}" is not granted to this caller`);
+  if (!scopeAllowed(envelope.scope, trust.scopes)) throw new DomainError('forbidden', `scope "${envelope.scope}" is not granted to this caller`, { field: 'scope' });
 }

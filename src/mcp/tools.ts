@@ -97,7 +97,7 @@ export function registerTools(server: McpServer, deps: McpToolDeps): void {
       description: 'Store what an agent did (timeline, tool graph, outcome); consolidation turns episodes into reusable plan graphs.',
       inputSchema: newEpisodeSchema.shape,
     },
-    (args) => answer(() => deps.episodes.create(args, { actor: principal.name })),
+    (args) => answer(() => deps.episodes.create(args, { actor: principal.name, trust: effectiveTrust(principal) })),
   );
 
   server.registerTool(

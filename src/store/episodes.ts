@@ -6,7 +6,8 @@ import { auditLog, memoryRecords } from '../db/schema';
 import type { Db } from '../db/client';
 import type { Embedder } from '../embeddings/embedder';
 import { formatPath } from '../domain/graph';
-import { newEpisodeSchema, type MemoryRecord, type NewEpisode } from '../domain/records';
+import { newEpisodeSchema, type MemoryRecord, type NewEpisode, type TrustContext } from '../domain/records';
+import { assertWritable } from '../domain/trust';
 import { DomainError } from '../domain/errors';
 import { createRecordStore, embeddingText, recordValues } from './records';
 
@@ -72,13 +73,17 @@ export function createEpisodeStore(db: Db, embedder?: Embedder) {
       });
     },
 
-    /** Validates and stores one episode; bad input is a `bad_request` naming each field. */
-    async create(input: unknown, options: { actor?: string; where?: string } = {}): Promise<MemoryRecord> {
+    /**
+     * Validates and stores one episode; bad input is a `bad_request` naming each field, an
+     * episode above the caller's clearance or outside its scopes `forbidden` (no trust: the operator).
+     */
+    async create(input: unknown, options: { actor?: string; where?: string; trust?: TrustContext } = {}): Promise<MemoryRecord> {
       const parsed = parseEpisode(input, options.where);
       if (!parsed.ok) {
         const fields = parsed.problems;
         throw new DomainError('bad_request', `invalid episode: ${fields.map((f) => `${f.field}: ${f.message}`).join('; ')}`, { fields });
       }
+      assertWritable(parsed.episode, options.trust, 'episode');
       const [id] = await this.insertMany([parsed.episode], options.actor ?? 'api');
       return (await records.get(id!))!;
     },

@@ -45,9 +45,12 @@ async function storedWithTag(tag: string): Promise<number> {
 }
 
 describe('POST /v1/episodes', () => {
+  const bearer = async (clearance: 'low' | 'medium', scopes?: string[]) =>
+    ({ authorization: `Bearer ${(await services.apiKeys.create(uid('agent'), clearance, scopes)).key}` });
+
   it('stores one episode and answers 201 with the record', async () => {
     const tag = uid('api');
-    const response = await api.inject({ method: 'POST', url: '/v1/episodes', payload: JSON.parse(episodeLine(tag, 3)) });
+    const response = await api.inject({ method: 'POST', url: '/v1/episodes', payload: JSON.parse(episodeLine(tag, 3)), headers: await bearer('low') });
     expect(response.statusCode).toBe(201);
     const record = response.json();
     expect(record).toMatchObject({ type: 'episodic', tags: [tag], sensitivity: 'low', payload: { kind: 'episodic', outcome: 'success' } });
@@ -55,6 +58,22 @@ describe('POST /v1/episodes', () => {
     expect(await storedWithTag(tag)).toBe(1);
     const audit = await ctx.db.execute<{ action: string }>(sql`SELECT action FROM audit_log WHERE record_id = ${record.id}`);
     expect(audit.rows.map((r) => r.action)).toEqual(['create']);
+  });
+
+  it('refuses (403) an episode above the caller\'s clearance or outside its scopes, storing nothing: consolidation would make it a plan', async () => {
+    const tag = uid('forbidden');
+    const episode = (extra: Record<string, unknown>) => ({ ...JSON.parse(episodeLine(tag, 3)), ...extra });
+    const anonymous = await api.inject({ method: 'POST', url: '/v1/episodes', payload: episode({}) });
+    expect(anonymous.statusCode).toBe(403);
+    expect(anonymous.json().error).toMatchObject({ code: 'forbidden', message: 'cannot write a "low" episode with clearance "public"', details: { field: 'sensitivity' } });
+    const above = await api.inject({ method: 'POST', url: '/v1/episodes', payload: episode({ sensitivity: 'hyper' }), headers: await bearer('medium') });
+    expect(above.statusCode).toBe(403);
+    const otherScope = await api.inject({ method: 'POST', url: '/v1/episodes', payload: episode({ scope: 'team-b' }), headers: await bearer('low', ['team-a']) });
+    expect(otherScope.statusCode).toBe(403);
+    expect(otherScope.json().error.details).toEqual({ field: 'scope' });
+    expect(await storedWithTag(tag)).toBe(0);
+    const ownScope = await api.inject({ method: 'POST', url: '/v1/episodes', payload: episode({ scope: 'team-a', sensitivity: 'public' }), headers: await bearer('low', ['team-a']) });
+    expect(ownScope.statusCode).toBe(201);
   });
 
   it('answers 400 naming every bad field, and stores nothing', async () => {

@@ -18,7 +18,7 @@ export function episodeRoutes(services: Services) {
       body: newEpisodeSchema,
       status: 201,
       response: memoryRecordSchema,
-      handler: ({ body, principal }) => services.episodes.create(body, { actor: principal.name, where: 'body' }),
+      handler: ({ body, principal }) => services.episodes.create(body, { actor: principal.name, where: 'body', trust: effectiveTrust(principal) }),
     }),
     defineRoute({
       method: 'GET',
