@@ -3,13 +3,19 @@
 // tsx, runs its TypeScript directly so it never runs a stale build.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const sources = join(root, 'src/cli/main.ts');
 if (existsSync(sources)) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', sources, ...process.argv.slice(2)], { stdio: 'inherit' });
+  // `--import tsx` would resolve tsx from the caller's directory (an MCP client's, say), and tsx
+  // would look for tsconfig.json there too: name both from this checkout instead (a file URL,
+  // since --import takes a specifier; createRequire because import.meta.resolve needs Node 20.6).
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  const env = { TSX_TSCONFIG_PATH: join(root, 'tsconfig.json'), ...process.env };
+  const result = spawnSync(process.execPath, ['--import', tsx, sources, ...process.argv.slice(2)], { stdio: 'inherit', env });
   process.exit(result.status ?? 1);
 } else {
   await import('../dist/cli.js');

@@ -12,7 +12,7 @@ import type { retrieveRequestSchema, RetrieveResponse } from './api/routes/retri
 import type { CancelResponse, RunView } from './api/routes/runs';
 import type { visibleEpisodeSchema } from './api/routes/episodes';
 import type { whoamiSchema } from './api/routes/principal';
-import type { runNodeSchema } from './intents/run-node';
+import type { RunNodeList, RunNodeListQuery, runNodeSchema } from './intents/run-node';
 import type { ApprovalBody, ApprovalList } from './runs/approve-run';
 import type { ResumeResponse } from './runs/resume-run';
 import type { PendingApprovals } from './runs/pending-approvals';
@@ -112,6 +112,8 @@ export function createPlangraphClient(options: PlangraphClientOptions) {
     submitIntent: (intent: IntentRequest) => json<IntentResponse>('POST', '/v1/intents', intent),
     /** GET /v1/runs (newest first, only runs of plans the caller may see and run) */
     listRuns: (filter: ListRunsQuery = {}) => json<RunList>('GET', `/v1/runs${query(filter)}`),
+    /** GET /v1/runs/:workflow_id/nodes (every node in topological order, paged; partitioned runs included) */
+    listRunNodes: (workflowId: string, filter: RunNodeListQuery = {}) => json<RunNodeList>('GET', `/v1/runs/${id(workflowId)}/nodes${query(filter)}`),
     /** GET /v1/runs/:workflow_id/nodes/:node_id (a node's params as declared and as resolved) */
     getRunNode: (workflowId: string, nodeId: string) => json<RunNode>('GET', `/v1/runs/${id(workflowId)}/nodes/${id(nodeId)}`),
     /** GET /v1/episodes/:id */

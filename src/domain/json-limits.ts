@@ -85,7 +85,7 @@ function storageProblem({ value, path }: JsonPlace, checkText: boolean): string 
  * Why a key of untrusted JSON is refused: `__proto__`, and `prototype` under `constructor`, which
  * replace an object's prototype as soon as code copies or merges them by assignment.
  */
-function prototypeKeyProblem({ path }: JsonPlace): string | undefined {
+export function prototypeKeyProblem({ path }: Pick<JsonPlace, 'path'>): string | undefined {
   const key = path.at(-1);
   if (key === '__proto__') return 'is a key named "__proto__", which is refused (it could replace an object\'s prototype)';
   if (key === 'prototype' && path.at(-2) === 'constructor') return 'is a "constructor.prototype" key, which is refused (it could change an object\'s prototype)';

@@ -3,6 +3,7 @@
  * the CLI and the MCP server so every interface speaks the same shapes.
  */
 import { z } from 'zod';
+import { prototypeKeyProblem } from '../domain/json-limits';
 import { SELECTION_MODES } from '../domain/selection';
 import { trustContextSchema } from '../domain/records';
 import { nodeErrorSchema, runStatusSchema } from '../domain/run-schemas';
@@ -11,10 +12,21 @@ import { nodeErrorSchema, runStatusSchema } from '../domain/run-schemas';
 export const MAX_WAIT_MS = 120_000;
 export const DEFAULT_WAIT_MS = 30_000;
 
+/**
+ * Run inputs: a JSON object. zod copies a record into a new object and drops a `__proto__` key
+ * on the way, so a top-level one is refused here while the object is as sent — else MCP and the
+ * CLI would start the run without it. Nested ones pass through untouched to assertRunInputs.
+ */
+const runInputsSchema = z.preprocess((inputs: Record<string, unknown> | undefined, ctx) => {
+  const problem = typeof inputs === 'object' && inputs !== null && Object.hasOwn(inputs, '__proto__') ? prototypeKeyProblem({ path: ['__proto__'] }) : undefined;
+  if (problem) ctx.addIssue({ code: 'custom', path: ['__proto__'], message: problem, input: inputs });
+  return inputs;
+}, z.record(z.string(), z.unknown()).default({}));
+
 export const intentRequestSchema = z
   .object({
     task_descriptor: z.string().trim().min(1).max(4_000),
-    inputs: z.record(z.string(), z.unknown()).default({}),
+    inputs: runInputsSchema,
     /** Narrows the caller's trust (never widens it: asking for more is a 403). */
     trust: trustContextSchema.partial().optional(),
     /** A plan record id: run this plan instead of the retrieval's pick. */

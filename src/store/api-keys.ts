@@ -2,7 +2,7 @@
  * API keys, stored as SHA-256 hashes, each naming a principal and its clearance.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { apiKeys } from '../db/schema';
 import { DomainError } from '../domain/errors';
@@ -21,6 +21,25 @@ export function createApiKeyStore(db: Db) {
       const key = `pg_${randomBytes(24).toString('base64url')}`;
       await db.insert(apiKeys).values({ keyHash: hashKey(key), principal, maxSensitivity, scopes: scopes ?? null });
       return { key };
+    },
+    /** Every key, newest first: what it acts as and whether it is revoked (never the key itself). */
+    async list() {
+      return db
+        .select({ id: apiKeys.id, principal: apiKeys.principal, max_sensitivity: apiKeys.maxSensitivity, scopes: apiKeys.scopes, created_at: apiKeys.createdAt, revoked_at: apiKeys.revokedAt })
+        .from(apiKeys)
+        .orderBy(desc(apiKeys.createdAt), asc(apiKeys.id));
+    },
+    /**
+     * Revokes a key by id: every later request with it is a 401. Idempotent: revoking it again
+     * keeps the first time. Returns when it was revoked, or undefined when no key has that id.
+     */
+    async revoke(id: string): Promise<Date | undefined> {
+      const [row] = await db
+        .update(apiKeys)
+        .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, now())` })
+        .where(eq(apiKeys.id, id))
+        .returning({ revokedAt: apiKeys.revokedAt });
+      return row?.revokedAt ?? undefined;
     },
     /** The principal behind a key, or undefined when the key is unknown or revoked. */
     async resolve(key: string): Promise<Principal | undefined> {

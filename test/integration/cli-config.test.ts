@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -28,5 +29,49 @@ describe('bad configuration gives one line naming the setting and a non-zero exi
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(pattern);
     expect(stderr).not.toMatch(/^\s+at /m); // no stack trace
+  });
+});
+
+describe('bad flag values give one line naming the flag, before anything starts', () => {
+  it.each([
+    [['runs', 'nodes', 'some-run', '--limit', 'abc'], '--limit must be an integer from 1 to 1000, got "abc"'],
+    [['runs', 'nodes', 'some-run', '--offset', '-1'], '--offset must be an integer of at least 0, got "-1"'],
+    [['retrieve', 'x', '--limit', '0'], '--limit must be an integer from 1 to 100, got "0"'],
+    [['plans', 'list', '--limit', '1.5'], '--limit must be an integer from 1 to 200, got "1.5"'],
+    [['runs', 'waiting', '--limit', ''], '--limit must be an integer from 1 to 200, got ""'],
+    // zod would drop the key on the way to the run (which would start with inputs {}).
+    [['run', '--task', 'echo', '--input', '__proto__=x'], '--input __proto__=x: inputs.__proto__ is a key named "__proto__", which is refused (it could replace an object\'s prototype)'],
+  ])('plangraph %s', (args, message) => {
+    // An unreachable database: a command that got past its flags would fail on it instead.
+    const { status, lines, stderr } = plangraph(args, { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/unreachable', TEMPORAL_ADDRESS: '127.0.0.1:1' });
+    expect(status).toBe(1);
+    expect(lines).toEqual([`plangraph: ${message}`]);
+    expect(stderr.trim()).toBe(`plangraph: ${message}`);
+  });
+});
+
+describe('bin/plangraph.mjs works from any directory (as an MCP client starts it)', () => {
+  /** The bin run with another working directory and none of this checkout's Node options. */
+  function fromElsewhere(args: string[], env: Record<string, string> = {}) {
+    return spawnSync(process.execPath, [resolve(root, 'bin/plangraph.mjs'), ...args], {
+      cwd: tmpdir(),
+      env: { ...process.env, NODE_OPTIONS: '', ...env },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+  }
+
+  it('prints its help', () => {
+    const result = fromElsewhere(['--help']);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^Usage: plangraph/);
+  });
+
+  it('reads the database (plangraph stats)', () => {
+    const result = fromElsewhere(['stats'], { DATABASE_URL: inject('databaseUrl') });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^plan_reuse_frequency/);
   });
 });

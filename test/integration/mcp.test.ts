@@ -11,6 +11,7 @@ import type { Sensitivity } from '../../src/domain/records';
 import type { IntentResponse, RunView } from '../../src/intents/schemas';
 import { createApiTestContext, type ApiTestContext } from './api-harness';
 import { TEST_OPS_MODULE, uid } from './harness';
+import { runRows } from './executor-helpers';
 import { storePlan as storeTestPlan } from './plans';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -116,6 +117,23 @@ describe('plangraph over MCP (stdio)', () => {
     const named = await ctx.withWorker(() => call<IntentResponse>('run_plan', { plan_id: twin.id, wait: true }));
     expect(named.isError).toBe(false);
     expect(named.body).toMatchObject({ plan_id: twin.id, selected_by: 'plan_id', run: { state: 'succeeded' } });
+  });
+
+  it('refuses a top-level __proto__ run input, naming inputs.__proto__, and starts nothing', async () => {
+    const scope = uid('mcp');
+    const plan = await storePlan(scope, `say it ${scope}`);
+    // Parsed, not written as a literal: JSON.parse makes "__proto__" an own key, as on the wire.
+    const inputs = JSON.parse('{"__proto__": {"a": 1}}') as Record<string, unknown>;
+    for (const [name, args] of [
+      ['run_plan', { plan_id: plan.id, inputs, trust: { scopes: [scope] } }],
+      ['run_intent', { task_descriptor: `say it ${scope}`, inputs, trust: { scopes: [scope] } }],
+    ] as const) {
+      const result = (await mcp.callTool({ name, arguments: args })) as CallToolResult;
+      expect(result.isError).toBe(true);
+      const text = result.content.find((c) => c.type === 'text');
+      expect(text && 'text' in text ? text.text : '').toMatch(/is a key named "__proto__", which is refused .* at inputs\.__proto__/);
+    }
+    expect(await runRows(ctx.db, plan.id)).toEqual([]);
   });
 
   it('submits an episode as the key’s principal, and keeps to the key’s clearance', async () => {

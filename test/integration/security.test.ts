@@ -12,6 +12,7 @@ import { createApiTestContext, type ApiTestContext } from './api-harness';
 import { byId, settle } from './executor-helpers';
 import { uid } from './harness';
 import { storePlan } from './plans';
+import { runCli } from './cli-process';
 
 const SECRET = `sk-embedding-${uid('secret')}`;
 let ctx: ApiTestContext;
@@ -114,4 +115,27 @@ describe('security: a stored level off the sensitivity scale fails closed', () =
     expect(listed.json().items.map((r: { id: string }) => r.id)).not.toContain(plan.id);
     expect(retrieved.json().candidates.map((c: { record: { id: string } }) => c.record.id)).not.toContain(plan.id);
   });
+});
+
+describe('security: API keys are listed and revoked from the CLI', () => {
+  it('keys list shows a key without its secret; keys revoke makes it a 401 at once, idempotently', async () => {
+    const principal = uid('revocable');
+    const { stdout } = await runCli(ctx, 'keys', 'create', '--principal', principal, '--max-sensitivity', 'low', '--scope', 'team-a');
+    const key = stdout.trim();
+    expect((await ctx.call('GET', '/v1/whoami', undefined, key)).json()).toMatchObject({ name: principal, max_sensitivity: 'low' });
+
+    const listed = JSON.parse((await runCli(ctx, 'keys', 'list', '--json')).stdout) as Array<{ id: string; principal: string; scopes: string[]; revoked_at: string | null }>;
+    const row = listed.find((r) => r.principal === principal)!;
+    expect(row).toMatchObject({ max_sensitivity: 'low', scopes: ['team-a'], revoked_at: null });
+    expect(JSON.stringify(listed)).not.toContain(key);
+
+    const revoked = await runCli(ctx, 'keys', 'revoke', row.id);
+    expect(revoked.stderr).toMatch(new RegExp(`API key ${row.id} revoked at \\S+`));
+    const refused = await ctx.call('GET', '/v1/whoami', undefined, key);
+    expect(refused.statusCode).toBe(401);
+    expect((await runCli(ctx, 'keys', 'revoke', row.id)).stderr).toBe(revoked.stderr);
+
+    await expect(runCli(ctx, 'keys', 'revoke', '00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('no API key with id') });
+    await expect(runCli(ctx, 'keys', 'revoke', 'my-agent')).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('<id> must be a key id') });
+  }, 120_000);
 });

@@ -8,6 +8,7 @@ import { ingestEpisodes, DEFAULT_INGEST_BATCH, type IngestProgress, type Rejecte
 import { createDb } from '../../db/client';
 import { createEmbedder } from '../../embeddings/embedder';
 import { createEpisodeStore } from '../../store/episodes';
+import { integerFlag } from '../flags';
 import { configFromEnv, migrateOrFail } from '../runtime';
 
 /** One progress line: lines read, stored, rejected, and the storing rate. */
@@ -25,7 +26,7 @@ export function registerEpisodeCommands(program: Command): void {
     .command('ingest')
     .description('Store the episodes of a JSON Lines file (one episode per line); exits 1 when any line was rejected')
     .argument('<file>', 'a .jsonl file, or - for standard input')
-    .option('--batch-size <n>', 'episodes per INSERT', (v) => Number.parseInt(v, 10), DEFAULT_INGEST_BATCH)
+    .option('--batch-size <n>', 'episodes per INSERT', integerFlag('--batch-size', 1), DEFAULT_INGEST_BATCH)
     .action(async (file: string, options: { batchSize: number }) => {
       const config = configFromEnv();
       await migrateOrFail(config);

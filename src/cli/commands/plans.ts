@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { planToMermaid } from '../../domain/plan-diagram';
 import { DomainError } from '../../domain/errors';
 import { createPlanReader } from '../../retrieval/plan-reader';
+import { integerFlag } from '../flags';
 import { configFromEnv } from '../runtime';
 import { trustFromFlags, withDb, withTrustFlags, type TrustFlags } from './retrieve';
 
@@ -15,12 +16,12 @@ export function registerPlansCommands(program: Command): void {
   withTrustFlags(plans.command('list').description('Plans, newest first'))
     .option('--intent <intent>', 'only plans with this intent')
     .option('--status <status>', 'active, superseded, retracted or merged')
-    .option('--limit <n>', 'page size', '50')
+    .option('--limit <n>', 'page size', integerFlag('--limit', 1, 200), 50)
     .option('--cursor <cursor>', 'next_cursor of the previous page')
     .option('--json', 'print JSON')
-    .action(async (options: TrustFlags & { intent?: string; status?: string; limit: string; cursor?: string; json?: boolean }) => {
+    .action(async (options: TrustFlags & { intent?: string; status?: string; limit: number; cursor?: string; json?: boolean }) => {
       const config = configFromEnv();
-      const query = { intent: options.intent, status: options.status as never, limit: Number(options.limit), cursor: options.cursor };
+      const query = { intent: options.intent, status: options.status as never, limit: options.limit, cursor: options.cursor };
       const page = await withDb(config, (db) => createPlanReader(db).list(query, trustFromFlags(options)));
       if (options.json) return console.log(JSON.stringify(page, null, 2));
       for (const { record, redacted } of page.items) {

@@ -10,6 +10,7 @@ import { MEMORY_TYPES, sensitivitySchema, SENSITIVITIES, type MemoryType, type T
 import { createEmbedder } from '../../embeddings/embedder';
 import { DomainError } from '../../domain/errors';
 import { createRetriever, type RetrieveResult } from '../../retrieval/retrieve';
+import { integerFlag } from '../flags';
 import { configFromEnv } from '../runtime';
 
 export interface TrustFlags {
@@ -72,11 +73,11 @@ export function formatRetrieval(result: RetrieveResult, explain = false): string
 
 export function registerRetrieveCommand(program: Command): void {
   withTrustFlags(program.command('retrieve <task>').description('Rank stored plans for a task (trust from the flags: public, unauthenticated by default)'))
-    .option('--limit <n>', 'how many candidates', '10')
+    .option('--limit <n>', 'how many candidates', integerFlag('--limit', 1, 100), 10)
     .option('--types <types...>', `memory types (${MEMORY_TYPES.join(', ')})`, ['plan_graph'])
     .option('--json', 'print JSON')
     .option('--explain', 'show each candidate\'s lexical, word-alignment, dense, learned-alias and fused match, success, recency, and the decision')
-    .action(async (task: string, options: TrustFlags & { limit: string; types: string[]; json?: boolean; explain?: boolean }) => {
+    .action(async (task: string, options: TrustFlags & { limit: number; types: string[]; json?: boolean; explain?: boolean }) => {
       const config = configFromEnv();
       const trust = trustFromFlags(options);
       const result = await withDb(config, (db) =>
@@ -84,7 +85,7 @@ export function registerRetrieveCommand(program: Command): void {
           task_descriptor: task,
           trust,
           memory_types: options.types as MemoryType[],
-          limit: Number(options.limit),
+          limit: options.limit,
         }),
       );
       console.log(options.json ? JSON.stringify(result, null, 2) : formatRetrieval(result, options.explain));

@@ -12,6 +12,7 @@ import { createResumer } from '../../runs/resume-run';
 import { createPendingApprovals } from '../../runs/pending-approvals';
 import { createRunLister } from '../../store/run-list';
 import { createServices, type Services } from '../../services';
+import { integerFlag } from '../flags';
 import { configFromEnv } from '../runtime';
 
 /** The terminal's operator, named after its login so an approval says who gave it. */
@@ -39,7 +40,7 @@ export function registerRunActionCommands(runs: Command): void {
   runs
     .command('waiting')
     .description('Running runs that wait for a person, with each wait’s prompt (the newest --limit running runs are inspected)')
-    .option('--limit <n>', 'running runs to inspect (1–200)', (v) => Number(v), 50)
+    .option('--limit <n>', 'running runs to inspect (1–200)', integerFlag('--limit', 1, 200), 50)
     .option('--json', 'print the JSON of GET /v1/approvals')
     .action(async (options: { limit: number; json?: boolean }) =>
       withServices(async (services) => {

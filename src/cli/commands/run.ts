@@ -9,17 +9,18 @@ import { followRun } from '../../runs/follow-run';
 import { runPlan } from '../../runs/run-plan';
 import { runTask } from '../../intents/run-task';
 import { createServices } from '../../services';
+import { prototypeKeyProblem } from '../../domain/json-limits';
+import { UsageError } from '../flags';
 import { configFromEnv } from '../runtime';
 import { formatNodeChange } from './runs';
-
-class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
 
 /** Parses one `k=v`: the value as JSON when it is valid JSON (42, true, {"a":1}), else as text. */
 export function parseInput(pair: string, into: Record<string, unknown> = {}): Record<string, unknown> {
   const eq = pair.indexOf('=');
   if (eq <= 0) throw new UsageError(`--input expects key=value, got "${pair}"`);
+  // Refused as the API refuses it: the run would otherwise start with the key silently gone.
+  const keyProblem = prototypeKeyProblem({ path: [pair.slice(0, eq)] });
+  if (keyProblem) throw new UsageError(`--input ${pair}: inputs.${pair.slice(0, eq)} ${keyProblem}`);
   const raw = pair.slice(eq + 1);
   let value: unknown;
   try {

@@ -10,6 +10,7 @@ import { NODE_STATES } from '../../domain/run-state';
 import type { RunView } from '../../intents/schemas';
 import { effectiveTrust, LOCAL_OPERATOR } from '../../domain/principal';
 import { createServices } from '../../services';
+import { integerFlag } from '../flags';
 import { configFromEnv } from '../runtime';
 import { registerRunActionCommands } from './run-actions';
 
@@ -90,10 +91,10 @@ export function registerRunsCommands(program: Command): void {
     .description("Every node of a run and its state, in topological order (partitioned runs included)")
     .argument('<workflow_id>', 'the run’s workflow id')
     .addOption(new Option('--state <state>', 'only nodes in this state').choices(NODE_STATES))
-    .option('--offset <n>', 'nodes to skip', '0')
-    .option('--limit <n>', 'nodes to show (at most 1000)', '100')
+    .option('--offset <n>', 'nodes to skip', integerFlag('--offset', 0), 0)
+    .option('--limit <n>', 'nodes to show (at most 1000)', integerFlag('--limit', 1, 1_000), 100)
     .option('--json', 'print the JSON of GET /v1/runs/:workflow_id/nodes')
-    .action(async (workflowId: string, options: { state?: RunNodeListQuery['state']; offset: string; limit: string; json?: boolean }) => {
+    .action(async (workflowId: string, options: { state?: RunNodeListQuery['state']; offset: number; limit: number; json?: boolean }) => {
       const services = await createServices(configFromEnv());
       try {
         const { viewer } = createIntentComponents(services);
