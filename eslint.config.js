@@ -84,6 +84,11 @@ export default defineConfig(
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [domainOnly(`^(?!${DOMAIN_PACKAGES}$|node:crypto$|\\./)`)] }] },
   },
   {
+    // inputs-schema.ts compiles JSON Schemas with Ajv; no workflow imports it (graph.ts takes its check as an option).
+    files: ['src/domain/inputs-schema.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [domainOnly(`^(?!${DOMAIN_PACKAGES}$|ajv$|\\./)`)] }] },
+  },
+  {
     // Workflow code, wherever it lives, may import values only from @temporalio/workflow, its own
     // folder, workflows/ and the pure domain; anything else may be named by type (proxyActivities<typeof …>).
     files: ['workflows/**/*.ts', 'bench/workflows/**/*.ts', 'test/fixtures/workflows/**/*.ts'],

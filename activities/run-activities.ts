@@ -3,6 +3,7 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { BUILTIN_EXECUTOR_OPS } from '../src/domain/approvals';
+import { inputsSchemaIssues } from '../src/domain/inputs-schema';
 import { NODE_ERROR_TYPES, type RunOutcome } from '../src/domain/run-state';
 import { inputProblems } from '../src/runs/run-inputs';
 import type { RunStart, RunStore } from '../src/store/plan-runs';
@@ -33,6 +34,17 @@ export function createRunActivities(deps: { runs: Pick<RunStore, 'openRun' | 'cl
      * registry again).
      */
     async beginRun(input: BeginRunInput): Promise<BeginRunResult> {
+      // A stored plan whose inputs_schema does not compile (a sub-plan's, or one stored before
+      // writes checked it) fails the run cleanly, not with Ajv's error retried.
+      const schemaIssues = inputsSchemaIssues(input.inputs_schema);
+      if (schemaIssues.length > 0) {
+        throw ApplicationFailure.create({
+          type: NODE_ERROR_TYPES.invalidPlan,
+          message: schemaIssues.map((i) => `${i.code} at ${i.path}: ${i.message}`).join('\n'),
+          nonRetryable: true,
+          details: [schemaIssues],
+        });
+      }
       const problems = inputProblems(input.inputs_schema, input.inputs);
       if (problems.length > 0) {
         throw ApplicationFailure.create({

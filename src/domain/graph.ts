@@ -47,6 +47,11 @@ export interface PlanIssue {
 export interface ValidateOptions {
   /** Ops the worker provides; when given, unknown ops are reported. */
   knownOps?: ReadonlySet<string>;
+  /**
+   * Checks that `inputs_schema` compiles (inputs-schema.ts): given by the writers and starters
+   * of plans, never by workflows, whose bundle Ajv stays out of.
+   */
+  inputsSchemaIssues?: (schema: Record<string, unknown>) => PlanIssue[];
 }
 
 /** A node's policy durations by field name (retry intervals under `retry.`). */
@@ -133,6 +138,7 @@ export function validatePlanGraph(plan: PlanGraphPayload, options: ValidateOptio
   const timeout = plan.constraints.timeout;
   if (timeout !== undefined && !(durationMs(timeout) > 0)) issues.push(durationIssue('constraints.timeout', 'the run\'s timeout', timeout));
   issues.push(...approvalIssues(plan));
+  issues.push(...(options.inputsSchemaIssues?.(plan.inputs_schema) ?? []));
 
   const index = indexGraph(plan.nodes, plan.edges);
   // Report node-disjoint cycles one by one: each found cycle's nodes are set aside and the rest searched again.

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { MAX_JSON_DEPTH, textProblem, tooDeepPath, unstorablePath } from './json-limits';
 import { DURATION_PATTERN, durationMs, NODE_EXECUTIONS } from './node-execution';
+import { timestamptzSchema } from './timestamps';
 
 import { SENSITIVITIES } from './sensitivity';
 
@@ -44,8 +45,13 @@ export const storableText = z.string().superRefine((value, ctx) => {
   const message = textProblem(value);
   if (message) ctx.addIssue({ code: 'custom', message });
 });
-/** A point in time on the wire: ISO-8601 text or epoch milliseconds. */
-const instant = z.union([z.iso.datetime({ offset: true }), z.number().nonnegative()]);
+/** The latest instant a JavaScript Date holds (and past Postgres's years too): epoch milliseconds. */
+const MAX_EPOCH_MS = 8.64e15;
+/**
+ * A point in time on the wire: ISO-8601 text or whole epoch milliseconds, each one a Date and
+ * Postgres can hold (a run's latency learned from a timeline is the difference of two of them).
+ */
+const instant = z.union([timestamptzSchema, z.number().int().nonnegative().max(MAX_EPOCH_MS)]);
 
 // ---------- episodic ----------
 export const timelineEventSchema = z.object({

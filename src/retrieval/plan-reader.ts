@@ -8,6 +8,7 @@ import type { Db } from '../db/client';
 import { RECORD_STATUSES, type MemoryRecord, type TrustContext } from '../domain/records';
 import { redact, visibility, type RedactedRecord } from '../domain/trust';
 import { DomainError } from '../domain/errors';
+import { timestamptzFromText } from '../domain/timestamps';
 import { trustWhere } from './trust-sql';
 import { RECORD_COLUMNS, RECORD_FROM, toMemoryRecord, type RecordRow } from '../store/records';
 
@@ -33,11 +34,15 @@ const encodeCursor = (at: string, id: string) => Buffer.from(JSON.stringify([at,
 function decodeCursor(cursor: string): [string, string] {
   try {
     const value = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as unknown;
-    if (Array.isArray(value) && typeof value[0] === 'string' && z.uuid().safeParse(value[1]).success) return [value[0], value[1] as string];
+    // The timestamp goes to Postgres as timestamptz: anything it would refuse is a bad cursor, not a 500.
+    const [text, id] = Array.isArray(value) ? (value as unknown[]) : [];
+    const at = typeof text === 'string' ? timestamptzFromText(text) : undefined;
+    if (at && typeof id === 'string' && z.uuid().safeParse(id).success) return [at, id];
   } catch {
     // fall through to the error below
   }
-  throw new DomainError('bad_request', 'invalid cursor', { field: 'query.cursor' });
+  const message = 'not a next_cursor of this list';
+  throw new DomainError('bad_request', `invalid query: query.cursor: ${message}`, { fields: [{ field: 'query.cursor', message }] });
 }
 
 function asVisible(record: MemoryRecord, trust: TrustContext): VisiblePlan | undefined {

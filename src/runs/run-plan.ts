@@ -6,6 +6,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { assertRunInputs } from './run-inputs';
 import type { planExecutorWorkflow } from '../../workflows/plan-executor';
 import { parsePlanGraph } from '../domain/graph';
+import { inputsSchemaIssues } from '../domain/inputs-schema';
 import type { MemoryRecord, PlanGraphPayload, TrustContext } from '../domain/records';
 import { DomainError } from '../domain/errors';
 import type { Services } from '../services';
@@ -75,7 +76,7 @@ export async function runPlan(deps: RunPlanDeps, request: RunPlanRequest): Promi
     if (!found) throw new DomainError('not_found', `no plan ${request.plan.id}`, { id: request.plan.id });
     record = found;
   } else {
-    const parsed = parsePlanGraph(request.plan.payload, { knownOps });
+    const parsed = parsePlanGraph(request.plan.payload, { knownOps, inputsSchemaIssues });
     if (!parsed.ok) {
       throw new DomainError('invalid_plan', `invalid plan graph: ${parsed.issues.map((i) => i.message).join('; ')}`, { issues: parsed.issues });
     }

@@ -7,6 +7,7 @@ import type { Client, WorkflowHandleWithFirstExecutionRunId, WorkflowStartOption
 import { assertRunInputs } from './run-inputs';
 import { DEFAULT_NODE_OUTPUT_LIMIT_BYTES, DEFAULT_RUN_INPUT_LIMIT_BYTES } from '../config';
 import { validatePlanGraph } from '../domain/graph';
+import { inputsSchemaIssues } from '../domain/inputs-schema';
 import type { MemoryRecord, PlanGraphPayload, TrustContext } from '../domain/records';
 import { planSnapshot } from '../domain/plan-snapshot';
 import { EXECUTOR_VERSION, type PartitionedRunInput, type PlanRunInput, type ResumeFrom } from '../domain/run-state';
@@ -115,7 +116,8 @@ export async function startPlanRun(options: StartRunOptions): Promise<WorkflowHa
   if (record.status === 'retracted') throw new DomainError('plan_retracted', `plan ${record.id} is retracted`);
   const payload = record.payload;
   const { opener } = options;
-  const issues = validatePlanGraph(payload, { knownOps: options.knownOps ?? (opener && new Set(opener.registry.keys())) });
+  // Plans stored before writes checked inputs_schema may hold one that does not compile.
+  const issues = validatePlanGraph(payload, { knownOps: options.knownOps ?? (opener && new Set(opener.registry.keys())), inputsSchemaIssues });
   if (issues.length > 0) {
     throw new DomainError('invalid_plan', `plan ${record.id} is not runnable: ${issues.map((i) => i.message).join("; ")}`, { issues });
   }

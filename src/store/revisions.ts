@@ -13,6 +13,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { memoryRecords } from '../db/schema';
 import { parsePlanGraph } from '../domain/graph';
+import { inputsSchemaIssues } from '../domain/inputs-schema';
 import {
   sensitivityRank,
   SENSITIVITIES,
@@ -62,7 +63,8 @@ export function nextVersion(version: string): string {
 /** Parses and validates a plan payload, filling in identity fields; 422 with every issue. */
 function validPayload(input: unknown, fill: { plan_id?: string; version?: string }): PlanGraphPayload {
   const raw = typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
-  const result = parsePlanGraph({ kind: 'plan_graph', ...raw, ...stripUndefined(fill) });
+  // An inputs_schema that does not compile is refused here: stored, it would fail every run.
+  const result = parsePlanGraph({ kind: 'plan_graph', ...raw, ...stripUndefined(fill) }, { inputsSchemaIssues });
   if (!result.ok) {
     throw new DomainError('invalid_plan', `invalid plan graph: ${result.issues.map((i) => i.message).join('; ')}`, { issues: result.issues });
   }

@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client';
 import { SENSITIVITIES, sensitivityRank, type TrustContext } from '../domain/records';
+import { timestamptzSchema } from '../domain/timestamps';
 
 export const RUN_ROW_STATES = ['running', 'succeeded', 'failed', 'cancelled'] as const;
 
@@ -15,9 +16,9 @@ export const listRunsQuerySchema = z
     plan_id: z.uuid().optional(),
     state: z.enum(RUN_ROW_STATES).optional(),
     /** Runs started at or after this instant. */
-    since: z.iso.datetime({ offset: true }).optional(),
+    since: timestamptzSchema.optional(),
     /** Runs started before this instant (also the cursor: the previous page's last started_at). */
-    before: z.iso.datetime({ offset: true }).optional(),
+    before: timestamptzSchema.optional(),
     limit: z.coerce.number().int().min(1).max(200).default(50),
   })
   .strict();

@@ -60,6 +60,22 @@ describe('GET /v1/runs', () => {
       expect(errorOf(response).message).toContain(field);
     }
   });
+
+  it('refuses, naming it, an instant Postgres cannot hold; the first and last years it may name still list', async () => {
+    const instant = (at: string) => encodeURIComponent(at);
+    for (const [query, field] of [
+      [`since=${instant('0000-01-01T00:00:00Z')}`, 'query.since'],
+      [`before=${instant('0000-01-01T00:00:00Z')}`, 'query.before'],
+      [`since=${instant('2024-01-01T00:00:00+16:00')}`, 'query.since'],
+      [`before=${instant('294277-01-01T00:00:00Z')}`, 'query.before'],
+    ]) {
+      const response = await ctx.call('GET', `/v1/runs?${query}`, undefined, lowKey);
+      expect(response.statusCode, query).toBe(400);
+      expect(errorOf(response)).toMatchObject({ code: 'bad_request', details: { fields: [{ field }] } });
+    }
+    const wide = await ctx.call('GET', `/v1/runs?since=${instant('0001-01-01T00:00:00+15:59')}&before=${instant('9999-12-31T23:59:59.999999-15:59')}`, undefined, lowKey);
+    expect(wide.statusCode, wide.body).toBe(200);
+  });
 });
 
 describe('GET /v1/runs/:workflow_id/nodes(/:node_id)', () => {
@@ -118,6 +134,19 @@ describe('whoami, episodes by id and the /ui shell', () => {
     const key = await ctx.key(name, 'medium', ['team-a']);
     expect((await ctx.call('GET', '/v1/whoami', undefined, key)).json()).toEqual({ name, authenticated: true, max_sensitivity: 'medium', scopes: ['team-a'] });
     expect((await ctx.call('GET', '/v1/whoami')).json()).toEqual({ name: 'anonymous', authenticated: false, max_sensitivity: 'public', scopes: null });
+  });
+
+  it('a malformed Authorization header is a 401 naming it, never an anonymous caller', async () => {
+    const name = uid('agent');
+    const key = await ctx.key(name, 'low');
+    for (const authorization of [`Token ${key}`, key, 'Bearer ', 'Bearer', '', `Basic ${Buffer.from(`x:${key}`).toString('base64')}`]) {
+      const response = await ctx.app.inject({ method: 'GET', url: '/v1/whoami', headers: { authorization } });
+      expect(response.statusCode, authorization).toBe(401);
+      expect(errorOf(response)).toEqual({ code: 'unauthenticated', message: 'the Authorization header must be "Bearer <key>"', details: { field: 'headers.authorization' } });
+    }
+    // The scheme is case-insensitive, and spaces around the key do not matter.
+    const lower = await ctx.app.inject({ method: 'GET', url: '/v1/whoami', headers: { authorization: `bearer  ${key} ` } });
+    expect(lower.json()).toMatchObject({ name, authenticated: true });
   });
 
   it('GET /v1/episodes/:id shows an episode under trust; a plan id is a 422', async () => {

@@ -86,6 +86,15 @@ describe('POST /v1/episodes', () => {
     const fields = response.json().error.details.fields.map((f: { field: string }) => f.field);
     expect(fields).toEqual(expect.arrayContaining(['body.sensitivity', 'body.payload.outcome']));
 
+    // Instants a Date or Postgres cannot hold would make the learned plan's latency nonsense.
+    for (const t of [1e20, 1.5, '0000-01-01T00:00:00Z']) {
+      const badTime = JSON.parse(episodeLine(tag, 2));
+      badTime.payload.timeline[0].t = t;
+      const refused = await api.inject({ method: 'POST', url: '/v1/episodes', payload: badTime });
+      expect(refused.statusCode, String(t)).toBe(400);
+      expect(refused.json().error.details.fields.map((f: { field: string }) => f.field)).toContain('body.payload.timeline[0].t');
+    }
+
     const dangling = JSON.parse(episodeLine(tag, 2));
     dangling.payload.tool_graph[1].depends_on = ['ghost'];
     const second = await api.inject({ method: 'POST', url: '/v1/episodes', payload: dangling });

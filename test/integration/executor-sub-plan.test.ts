@@ -96,6 +96,17 @@ describe('sub-plan nodes', () => {
     expect((await metricsOf(ctx.db, failing.id)).counters.failures).toBe(1);
   }, 60_000);
 
+  it('a child whose stored inputs_schema does not compile fails its node with invalid_plan naming the path, not an Ajv stack', async () => {
+    const child = await store({ inputs_schema: { properties: { x: { type: 'numbr' } } }, nodes: [{ id: 'inc', op: 'add', params: { a: 1, b: 1 } }] });
+    const { status } = await run({ nodes: [callPlan('sub', child.id, { x: 1 })] });
+    expect(status.state).toBe('failed');
+    const node = byId(status).sub!;
+    expect(node).toMatchObject({ state: 'failed', error: { type: 'sub_plan_failed' } });
+    expect(node.error!.message).toContain(`sub-plan ${child.id} (revision ${child.revision}) failed: invalid_plan: invalid_schema at inputs_schema.properties.x.type`);
+    expect(node.error!.message).not.toMatch(/schema is invalid|\n\s+at /);
+    expect(await runRows(ctx.db, child.id)).toEqual([]);
+  }, 60_000);
+
   it('cancelling the caller cancels the child run', async () => {
     const child = await store({ nodes: [{ id: 'long', op: 'timed', params: { ms: 30_000 }, policy: { heartbeat_timeout: '2s' } }] });
     const record = await store({ nodes: [callPlan('sub', child.id)] });

@@ -190,6 +190,25 @@ describe('needs_more', () => {
   });
 });
 
+describe('a stored inputs_schema that does not compile', () => {
+  it('a plan stored before writes checked it: 422 invalid_plan naming inputs_schema, named or picked, and nothing started', async () => {
+    const scope = uid('s');
+    const intent = `tidy the inbox ${scope}`;
+    // Stored straight into the record store: the API refuses such a plan.
+    const plan = await storePlan({ scope, intent, inputs_schema: { type: 'objekt' } });
+    const key = await ctx.key(uid('agent'), 'low');
+    for (const named of [{ plan_id: plan.id }, {}]) {
+      const response = await ctx.call('POST', '/v1/intents', { task_descriptor: intent, inputs: { word: 'x' }, trust: { scopes: [scope] }, ...named }, key);
+      expect(response.statusCode, JSON.stringify(named)).toBe(422);
+      expect(errorOf(response)).toMatchObject({
+        code: 'invalid_plan',
+        details: { issues: [{ code: 'invalid_schema', path: 'inputs_schema.type', message: expect.stringContaining('must be equal to one of the allowed values') }] },
+      });
+    }
+    expect(await planRunsOf(plan.id)).toEqual([]);
+  });
+});
+
 describe('trust', () => {
   it('a caller can narrow its trust but never widen it (403, nothing started)', async () => {
     const scope = uid('s');

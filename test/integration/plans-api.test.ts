@@ -158,6 +158,49 @@ describe('error paths', () => {
     ]);
   });
 
+  it('422 invalid_schema for an inputs_schema that is not a valid JSON Schema, naming the path and Ajv reason; nothing stored', async () => {
+    const cases: Array<[Record<string, unknown>, string, RegExp]> = [
+      [{ type: 'objekt' }, 'inputs_schema.type', /must be equal to one of the allowed values/],
+      [{ required: 'name' }, 'inputs_schema.required', /must be array/],
+      [{ properties: { n: { type: 'string', pattern: '(' } } }, 'inputs_schema', /Invalid regular expression/],
+      [{ properties: { n: { $ref: '#/nope' } } }, 'inputs_schema', /can't resolve reference #\/nope/],
+      [{ minLength: -1 }, 'inputs_schema.minLength', /must be >= 0/],
+    ];
+    for (const [inputs_schema, path, reason] of cases) {
+      const intent = uid('bad-schema');
+      const res = await app.inject({ method: 'POST', url: '/v1/plans', headers: auth(), payload: { payload: { ...payload(intent), inputs_schema } } });
+      expect(res.statusCode, path).toBe(422);
+      expect(res.json().error).toMatchObject({ code: 'invalid_plan', details: { issues: [{ code: 'invalid_schema', path, message: expect.stringMatching(reason) }] } });
+      expect((await app.inject({ method: 'GET', url: `/v1/plans?intent=${intent}`, headers: auth() })).json().items).toEqual([]);
+    }
+    // Every write checks it: a supersede too, leaving the plan as it was.
+    const plan = await createPlan();
+    const superseded = await app.inject({
+      method: 'POST',
+      url: `/v1/plans/${plan.id}/supersede`,
+      headers: auth(),
+      payload: { expected_revision: 1, payload: { ...payload(), inputs_schema: { type: 'objekt' } } },
+    });
+    expect(superseded.statusCode).toBe(422);
+    expect(superseded.json().error.details.issues).toEqual([expect.objectContaining({ code: 'invalid_schema', path: 'inputs_schema.type' })]);
+    expect((await app.inject({ method: 'GET', url: `/v1/plans/${plan.id}`, headers: auth() })).json().record).toMatchObject({ status: 'active', revision: 1 });
+  });
+
+  it('400 naming query.cursor for a cursor this list never answered, or whose instant Postgres cannot hold', async () => {
+    const cursor = (value: unknown) => encodeURIComponent(Buffer.from(JSON.stringify(value)).toString('base64'));
+    const id = '00000000-0000-4000-8000-0000000000aa';
+    const bad = ['not-a-cursor', cursor(['garbage', id]), cursor(['0000-01-01 00:00:00+00', id]), cursor(['294277-01-01 00:00:00+00', id]), cursor(['2024-01-01 00:00:00+00', 'nope']), cursor({})];
+    for (const value of bad) {
+      const res = await app.inject({ method: 'GET', url: `/v1/plans?cursor=${value}`, headers: auth() });
+      expect(res.statusCode, value).toBe(400);
+      expect(res.json().error).toMatchObject({ code: 'bad_request', message: expect.stringContaining('query.cursor'), details: { fields: [{ field: 'query.cursor' }] } });
+    }
+    for (const at of ['0001-01-01 00:00:00+00', '9999-12-31 23:59:59.999999+00', '2024-01-01 00:00:00+05:30']) {
+      const res = await app.inject({ method: 'GET', url: `/v1/plans?intent=${uid('none')}&cursor=${cursor([at, id])}`, headers: auth() });
+      expect(res.statusCode, at).toBe(200);
+    }
+  });
+
   it('404 for an unknown plan; 422 not_a_plan for an episode', async () => {
     expect((await app.inject({ method: 'GET', url: '/v1/plans/00000000-0000-4000-8000-0000000000aa', headers: auth() })).statusCode).toBe(404);
     expect((await app.inject({ method: 'GET', url: '/v1/plans/not-a-uuid', headers: auth() })).statusCode).toBe(404);
