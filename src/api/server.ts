@@ -18,6 +18,7 @@ import { registerRequestSpans } from './request-spans';
 import { registerJsonBody } from './json-body';
 
 export interface ApiOptions {
+  /** Log every request at LOG_LEVEL; without it only unhandled errors (500s) are logged, always. */
   logger?: boolean;
   /** Where the logger writes (stdout by default); tests capture it to check what is logged. */
   logStream?: NodeJS.WritableStream;
@@ -33,14 +34,13 @@ function requestForLog(request: FastifyRequest) {
 /** Builds the API over the given services (does not listen). */
 export async function buildApi(services: Services, options: ApiOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger
-      ? {
-          level: services.config.LOG_LEVEL,
-          redact: ['req.headers.authorization', 'req.headers["x-api-key"]'],
-          serializers: { req: requestForLog },
-          ...(options.logStream && { stream: options.logStream }),
-        }
-      : false,
+    // A 500's cause must reach the operator even when request logging is off (`internal` says "see the log").
+    logger: {
+      level: options.logger ? services.config.LOG_LEVEL : 'error',
+      redact: ['req.headers.authorization', 'req.headers["x-api-key"]'],
+      serializers: { req: requestForLog },
+      ...(options.logStream && { stream: options.logStream }),
+    },
     bodyLimit: services.config.API_BODY_LIMIT_BYTES,
   });
   app.decorateRequest('principal', null as unknown as Principal);

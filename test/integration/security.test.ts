@@ -49,6 +49,26 @@ describe('security: secrets are never logged', () => {
     for (const secret of [key, hashKey(key), hashKey(`${key}x`), SECRET]) expect(logged).not.toContain(secret);
     expect(logged).toContain('/v1/plans?api_key=…');
   });
+
+  it('with request logging off (plangraph dev, api) still logs an unhandled error\'s cause, and nothing else', async () => {
+    let logged = '';
+    const logStream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        logged += chunk.toString();
+        done();
+      },
+    });
+    const app = await buildApi(ctx.services, { logStream });
+    app.get('/v1/test-only-failure', () => {
+      throw new Error('the cause an operator needs');
+    });
+    expect((await app.inject({ method: 'GET', url: '/v1/plans' })).statusCode).toBe(200);
+    const failed = await app.inject({ method: 'GET', url: '/v1/test-only-failure' });
+    await app.close();
+    expect(failed.json()).toEqual({ error: { code: 'internal', message: 'internal error', details: {} } });
+    expect(logged).toContain('the cause an operator needs');
+    expect(logged).not.toContain('incoming request');
+  });
 });
 
 describe('security: the HTTP op honours HTTP_OP_ALLOWED_HOSTS', () => {
