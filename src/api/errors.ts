@@ -50,3 +50,15 @@ export function handleError(err: FastifyError | Error, request: FastifyRequest, 
   request.log.error({ err }, 'unhandled error');
   void reply.status(500).send(errorBody('internal', 'internal error', {}));
 }
+
+/**
+ * Errors Fastify's router raises before any route runs (a URL that is not valid UTF-8, a path
+ * segment over the length limit), in the one error shape instead of Fastify's own.
+ */
+export function handleFrameworkError(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const problem = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? `a path segment is longer than ${MAX_PATH_PARAM_LENGTH} characters` : err.message;
+  void reply.status(400).send(errorBody('bad_request', `invalid url: ${problem}`, { fields: [{ field: 'url', message: problem }] }));
+}
+
+/** Longest path parameter (a workflow or node id): Temporal's own default limit on ids. */
+export const MAX_PATH_PARAM_LENGTH = 1000;

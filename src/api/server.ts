@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Services } from '../services';
 import { ANONYMOUS, type Principal } from '../domain/principal';
 import { keyFromHeaders } from './auth';
-import { errorBody, handleError } from './errors';
+import { errorBody, handleError, handleFrameworkError, MAX_PATH_PARAM_LENGTH } from './errors';
 import { mountRoute, type RouteDefinition } from './route';
 import { allRoutes } from './routes';
 import { buildOpenApi } from './openapi';
@@ -42,6 +42,9 @@ export async function buildApi(services: Services, options: ApiOptions = {}): Pr
       ...(options.logStream && { stream: options.logStream }),
     },
     bodyLimit: services.config.API_BODY_LIMIT_BYTES,
+    // Fastify's default (100) refused the workflow ids plangraph itself makes for long plan ids.
+    routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
+    frameworkErrors: handleFrameworkError,
   });
   app.decorateRequest('principal', null as unknown as Principal);
   const tracing = activeTracing();

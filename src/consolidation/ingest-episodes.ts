@@ -67,11 +67,16 @@ export async function ingestEpisodes(
     const elapsed = performance.now() - started;
     return { lines, stored, rejected: rejectedLines.length, elapsed_ms: elapsed, rate: elapsed > 0 ? (stored * 1000) / elapsed : 0 };
   };
+  let reportedLines = -1;
+  const report = () => {
+    reportedLines = lines;
+    options.onProgress?.(progress());
+  };
   const flush = async () => {
     if (batch.length === 0) return;
     stored += (await store.insertMany(batch)).length;
     batch = [];
-    options.onProgress?.(progress());
+    report();
   };
 
   for await (const text of createInterface({ input, crlfDelay: Infinity })) {
@@ -87,7 +92,7 @@ export async function ingestEpisodes(
     if (batch.length >= batchSize) await flush();
   }
   await flush();
-  const final = progress();
-  options.onProgress?.(final);
-  return { ...final, rejected_lines: rejectedLines };
+  // Once more only if lines came after the last report (rejected ones, or none stored at all).
+  if (reportedLines !== lines) report();
+  return { ...progress(), rejected_lines: rejectedLines };
 }

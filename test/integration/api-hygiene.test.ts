@@ -65,6 +65,10 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
       'payload_too_large',
     ],
     ['unknown route', () => ctx.call('GET', '/v1/nothing-here'), 404, 'not_found'],
+    // Workflow ids plangraph makes reach 102 characters; Temporal allows 1,000.
+    ['a 150-character workflow id is looked up, not refused', () => ctx.call('GET', `/v1/runs/plan-${'x'.repeat(145)}`), 404, 'not_found'],
+    ['a path segment over 1,000 characters', () => ctx.call('GET', `/v1/runs/${'x'.repeat(1001)}`), 400, 'bad_request', 'url'],
+    ['a URL that is not valid UTF-8', () => ctx.call('GET', '/v1/runs/%ED%A0%80'), 400, 'bad_request', 'url'],
     ['unknown method on a route', () => ctx.call('POST', '/v1/stats', {}), 404, 'not_found'],
     ['unknown API key', () => ctx.call('POST', '/v1/episodes', validEpisode, 'pg_wrong'), 401, 'unauthenticated'],
   ];
