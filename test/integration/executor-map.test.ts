@@ -176,6 +176,8 @@ describe('map nodes', () => {
     }
     // Each map alone may run 600 at once; together 1,200 without the budget.
     expect(most).toBe(1000);
+    // A query of the closed run replays its whole history: the waits for the budget replay too.
+    expect((await handle.query(statusQuery)).state).toBe('succeeded');
   }, 120_000);
 
   it('fails a map whose for_each is not an array with for_each_not_array', async () => {
