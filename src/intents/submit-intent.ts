@@ -11,6 +11,7 @@ import type { Config } from '../config';
 import { sensitivityRank, type MemoryRecord, type TrustContext } from '../domain/records';
 import { visibility } from '../domain/trust';
 import { DomainError } from '../domain/errors';
+import { canonicalJson } from '../consolidation/json-leaves';
 import { isSelectable, type Retriever } from '../retrieval/retrieve';
 import { PLAN_ID_ATTRIBUTE, startPlanRun, type RunOpener } from '../runs/start-run';
 import type { AliasLearner } from '../store/aliases';
@@ -51,6 +52,48 @@ interface PlanChoice {
  */
 export function idempotentWorkflowId(principal: Pick<Principal, 'name'>, key: string): string {
   return `intent-${createHash('sha256').update(`${principal.name}\u0000${key}`).digest('hex').slice(0, 40)}`;
+}
+
+/**
+ * What an idempotent run remembers of the request that started it (in its memo), so a later
+ * request under the same key can be checked to be the same request: the inputs as a hash of
+ * their canonical JSON (key order does not matter; the inputs themselves may be large) and the
+ * effective trust. The task descriptor is in the memo already and the named plan_id follows from
+ * `selected_by` and the plan id search attribute.
+ */
+interface RequestFingerprint {
+  inputs_sha256: string;
+  trust: string;
+}
+
+/**
+ * The effective trust, not the `trust` narrowing as sent: it is what the run gets, so narrowings
+ * that come to the same trust are the same request. Scope order does not matter.
+ */
+function requestFingerprint(input: IntentInput, trust: TrustContext): RequestFingerprint {
+  const scopes = trust.scopes ? [...trust.scopes].sort() : null;
+  return {
+    inputs_sha256: createHash('sha256').update(canonicalJson(input.inputs)).digest('hex'),
+    trust: canonicalJson({ max_sensitivity: trust.max_sensitivity, authenticated: trust.authenticated, scopes }),
+  };
+}
+
+/**
+ * The request field in which a submission differs from the one that started an idempotent run,
+ * or undefined when it is the same request. Compared: everything that decides what runs —
+ * task_descriptor (checked by the caller), plan_id (naming a plan and leaving the pick to
+ * retrieval differ even when retrieval picked that plan), inputs and the effective trust. Not
+ * compared: `wait` and `wait_timeout_ms`, which only decide how long the answer waits for the
+ * same run. Runs started before the fingerprint was stored have none: their inputs and trust are
+ * unknown and accepted, as before.
+ */
+function differingField(memo: Record<string, unknown>, runPlanId: string | undefined, input: IntentInput, fingerprint: RequestFingerprint): string | undefined {
+  const namedPlan = memo.selected_by === 'plan_id' ? runPlanId : memo.selected_by === 'retrieval' ? null : undefined;
+  if (namedPlan !== undefined && namedPlan !== (input.plan_id ?? null)) return 'plan_id';
+  const stored = memo.request as Partial<RequestFingerprint> | undefined;
+  if (typeof stored?.inputs_sha256 === 'string' && stored.inputs_sha256 !== fingerprint.inputs_sha256) return 'inputs';
+  if (typeof stored?.trust === 'string' && stored.trust !== fingerprint.trust) return 'trust';
+  return undefined;
 }
 
 /** Refuses a plan the caller may not run, naming the constraint (403). */
@@ -99,8 +142,11 @@ export function createIntentService(deps: IntentServiceDeps) {
     return { record: best.record, selected_by: 'retrieval', selection };
   }
 
-  /** The run an earlier submission with this key started, or undefined. */
-  async function existingRun(workflowId: string, input: IntentInput): Promise<IntentResponse | undefined> {
+  /**
+   * The run an earlier submission with this key started, or undefined; 409 `conflict` naming the
+   * field when that submission was a different request (nothing is started).
+   */
+  async function existingRun(workflowId: string, input: IntentInput, trust: TrustContext): Promise<IntentResponse | undefined> {
     let description;
     try {
       description = await client.workflow.getHandle(workflowId).describe();
@@ -109,16 +155,24 @@ export function createIntentService(deps: IntentServiceDeps) {
       throw err;
     }
     const memo = description.memo ?? {};
+    const key = input.idempotency_key;
     if (memo.task_descriptor !== input.task_descriptor) {
       throw new DomainError('conflict', `idempotency key already used for a different task: "${String(memo.task_descriptor)}"`, {
+        idempotency_key: key,
+        field: 'task_descriptor',
         workflow_id: workflowId,
       });
+    }
+    const planId = description.typedSearchAttributes.get(PLAN_ID_ATTRIBUTE);
+    const field = differingField(memo, planId, input, requestFingerprint(input, trust));
+    if (field) {
+      throw new DomainError('conflict', `idempotency key already used for a request with different ${field}`, { idempotency_key: key, field, workflow_id: workflowId });
     }
     const selection = selectionSchema.safeParse(memo.selection);
     return {
       workflow_id: workflowId,
       run_id: description.runId,
-      plan_id: description.typedSearchAttributes.get(PLAN_ID_ATTRIBUTE) ?? '',
+      plan_id: planId ?? '',
       selected_by: memo.selected_by === 'plan_id' ? 'plan_id' : 'retrieval',
       selection: selection.success ? selection.data : null,
       ui_url: runUiUrl(config, workflowId, description.runId),
@@ -145,7 +199,7 @@ export function createIntentService(deps: IntentServiceDeps) {
         opener: deps.opener,
         // Never a second run under an idempotent id, even after the first one closed.
         idPolicy: workflowId ? { workflowIdReusePolicy: 'REJECT_DUPLICATE', workflowIdConflictPolicy: 'FAIL' } : undefined,
-        memo: { selected_by: choice.selected_by, selection: choice.selection },
+        memo: { selected_by: choice.selected_by, selection: choice.selection, ...(workflowId ? { request: requestFingerprint(input, trust) } : {}) },
       });
       return {
         workflow_id: handle.workflowId,
@@ -158,7 +212,7 @@ export function createIntentService(deps: IntentServiceDeps) {
       };
     } catch (err) {
       // A concurrent submission with the same key won the race: answer with its run.
-      const existing = workflowId && err instanceof WorkflowExecutionAlreadyStartedError ? await existingRun(workflowId, input) : undefined;
+      const existing = workflowId && err instanceof WorkflowExecutionAlreadyStartedError ? await existingRun(workflowId, input, trust) : undefined;
       if (existing) return existing;
       throw err;
     }
@@ -185,7 +239,7 @@ export function createIntentService(deps: IntentServiceDeps) {
     async submit(principal: Principal, input: IntentInput): Promise<IntentResponse> {
       const trust = effectiveTrust(principal, input.trust);
       const workflowId = input.idempotency_key ? idempotentWorkflowId(principal, input.idempotency_key) : undefined;
-      const response = (workflowId ? await existingRun(workflowId, input) : undefined) ?? (await start(input, trust, workflowId));
+      const response = (workflowId ? await existingRun(workflowId, input, trust) : undefined) ?? (await start(input, trust, workflowId));
       if (!input.wait) return response;
       await deps.viewer.waitFor(response.workflow_id, response.run_id, input.wait_timeout_ms);
       const run = await deps.viewer.view(response.workflow_id, trust);

@@ -8,6 +8,7 @@ import type { Db } from '../db/client';
 import { memoryRecords } from '../db/schema';
 import { DomainError } from '../domain/errors';
 import type { AliasLearner } from '../store/aliases';
+import { successorId } from '../store/plan-lock';
 import { appendAudit } from '../store/record-log';
 
 /** Salience added per reinforcement unless the caller names another gain. */
@@ -36,6 +37,8 @@ export function createReinforcer(db: Db, aliases?: Pick<AliasLearner, 'learn'>) 
     /**
      * Sets last_reinforced_at and updated_at to now, adds the gain to salience (capped at 1,
      * never lowering a salience already above it) and appends an audit `reinforce` entry.
+     * Active records only: a retracted, superseded or merged one is never selected again, so
+     * reinforcing it is the caller's mistake and is refused (409), changing nothing.
      */
     async reinforce(id: string, actor: string, input: ReinforceInput = {}): Promise<ReinforceResult> {
       const { reason, gain, task_descriptor } = reinforceInputSchema.parse(input);
@@ -45,7 +48,7 @@ export function createReinforcer(db: Db, aliases?: Pick<AliasLearner, 'learn'>) 
         const [row] = await tx
           .update(memoryRecords)
           .set({ salience: sql`GREATEST(${salience}, LEAST(1, ${salience} + ${gain}))`, lastReinforcedAt: sql`now()`, updatedAt: sql`now()` })
-          .where(and(eq(memoryRecords.id, id), ne(memoryRecords.type, 'episodic')))
+          .where(and(eq(memoryRecords.id, id), ne(memoryRecords.type, 'episodic'), eq(memoryRecords.status, 'active')))
           .returning({ id: memoryRecords.id, salience, lastReinforcedAt: memoryRecords.lastReinforcedAt, revision: memoryRecords.revision });
         if (!row) return refuse(tx, id);
         await appendAudit(tx, { id, action: 'reinforce', actor, reason, revision: row.revision, details: { gain, salience: row.salience } });
@@ -59,9 +62,19 @@ export function createReinforcer(db: Db, aliases?: Pick<AliasLearner, 'learn'>) 
 
 export type Reinforcer = ReturnType<typeof createReinforcer>;
 
-/** Explains why nothing was updated: unknown record, or an episode (immutable once stored). */
+/**
+ * Explains why nothing was updated: unknown record, an episode (immutable once stored), or a
+ * record no longer active — retracted (`plan_retracted`), or superseded or merged (`conflict`
+ * naming the successor, as revising it would).
+ */
 async function refuse(tx: Pick<Db, 'select'>, id: string): Promise<never> {
-  const [found] = await tx.select({ type: memoryRecords.type }).from(memoryRecords).where(eq(memoryRecords.id, id));
-  if (found) throw new DomainError('not_a_plan', `record ${id} is an episode; episodes are immutable and cannot be reinforced`, { id, type: 'episodic' });
-  throw new DomainError('not_found', `no record ${id}`, { id });
+  const [found] = await tx.select({ type: memoryRecords.type, status: memoryRecords.status }).from(memoryRecords).where(eq(memoryRecords.id, id));
+  if (!found) throw new DomainError('not_found', `no record ${id}`, { id });
+  if (found.type === 'episodic') throw new DomainError('not_a_plan', `record ${id} is an episode; episodes are immutable and cannot be reinforced`, { id, type: 'episodic' });
+  if (found.status === 'retracted') throw new DomainError('plan_retracted', `plan ${id} is retracted and cannot be reinforced`, { id, status: found.status });
+  throw new DomainError('conflict', `plan ${id} is ${found.status} and is never selected again, so it cannot be reinforced`, {
+    id,
+    status: found.status,
+    successor_id: await successorId(tx, id),
+  });
 }

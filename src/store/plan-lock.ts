@@ -64,20 +64,25 @@ export async function lockPlan(tx: Tx, id: string, expected: number, trust: Trus
   const current = { id, status: plan.status, current_revision: plan.revision, expected_revision: expected };
   if (plan.status === 'retracted') throw new DomainError('plan_retracted', `plan ${id} is retracted`, current);
   if (plan.status !== 'active') {
-    const [successor] = await tx
-      .select({ sourceId: memoryRelations.sourceId })
-      .from(memoryRelations)
-      .where(and(eq(memoryRelations.targetId, id), inArray(memoryRelations.predicate, ['supersedes', 'merged_from'])))
-      .limit(1);
     throw new DomainError('conflict', `plan ${id} is ${plan.status} (revision ${plan.revision})`, {
       ...current,
-      successor_id: successor?.sourceId ?? null,
+      successor_id: await successorId(tx, id),
     });
   }
   if (plan.revision !== expected) {
     throw new DomainError('conflict', `plan ${id} is at revision ${plan.revision}, not ${expected}`, current);
   }
   return plan;
+}
+
+/** The plan that superseded or merged a no-longer-active plan, or null when none is recorded. */
+export async function successorId(tx: Pick<Tx, 'select'>, id: string): Promise<string | null> {
+  const [successor] = await tx
+    .select({ sourceId: memoryRelations.sourceId })
+    .from(memoryRelations)
+    .where(and(eq(memoryRelations.targetId, id), inArray(memoryRelations.predicate, ['supersedes', 'merged_from'])))
+    .limit(1);
+  return successor?.sourceId ?? null;
 }
 
 /** Bumps a locked plan's revision, optionally changing its status and adding a tag. */

@@ -136,7 +136,41 @@ describe('idempotency', () => {
     // Reusing a key for a different task is a conflict, not a silent return of the old run.
     const reused = await ctx.call('POST', '/v1/intents', { ...request, task_descriptor: 'something else' }, key);
     expect(reused.statusCode).toBe(409);
-    expect(errorOf(reused).code).toBe('conflict');
+    expect(errorOf(reused)).toMatchObject({ code: 'conflict', details: { idempotency_key: request.idempotency_key, field: 'task_descriptor' } });
+  });
+
+  it('a repeated key is the same request: other inputs or another plan_id are 409 naming the field, inputs in another key order are not', async () => {
+    const scope = uid('s');
+    const plan = await storePlan({ scope, intent: `idempotent inputs ${scope}` });
+    const other = await storePlan({ scope, intent: `idempotent other ${scope}` });
+    const key = await ctx.key(uid('agent'), 'low');
+    const request = { task_descriptor: `idempotent inputs ${scope}`, plan_id: plan.id, inputs: { word: 'x', n: 1 }, trust: { scopes: [scope] }, idempotency_key: uid('k') };
+    const first = await ctx.withWorker(async () => {
+      const response = await ctx.call('POST', '/v1/intents', request, key);
+      expect(response.statusCode).toBe(202);
+      const body = response.json() as IntentResponse;
+      await settled(body.workflow_id, key);
+      return body;
+    });
+
+    const reordered = await ctx.call('POST', '/v1/intents', { ...request, inputs: { n: 1, word: 'x' } }, key);
+    expect(reordered.statusCode).toBe(202);
+    expect(reordered.json()).toMatchObject({ workflow_id: first.workflow_id, run_id: first.run_id, existing: true });
+
+    const refusals: Array<[string, Record<string, unknown>]> = [
+      ['inputs', { inputs: { word: 'y', n: 1 } }],
+      ['plan_id', { plan_id: other.id }],
+      ['plan_id', { plan_id: undefined }],
+      ['trust', { trust: { scopes: [scope, uid('s')] } }],
+    ];
+    for (const [field, change] of refusals) {
+      const refused = await ctx.call('POST', '/v1/intents', { ...request, ...change }, key);
+      expect(refused.statusCode, field).toBe(409);
+      expect(errorOf(refused), field).toMatchObject({ code: 'conflict', details: { idempotency_key: request.idempotency_key, field, workflow_id: first.workflow_id } });
+    }
+    // Nothing else was started: one run of the first plan, none of the other.
+    expect(await planRunsOf(plan.id)).toHaveLength(1);
+    expect(await planRunsOf(other.id)).toEqual([]);
   });
 });
 

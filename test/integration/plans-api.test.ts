@@ -216,6 +216,45 @@ describe('error paths', () => {
     }
   });
 
+  it('409 for reinforcing a plan that is no longer active: plan_retracted, or conflict naming the successor; nothing changes', async () => {
+    const reinforce = (id: string) => app.inject({ method: 'POST', url: `/v1/plans/${id}/reinforce`, headers: auth(), payload: { reason: 'worked', task_descriptor: uid('task') } });
+    const unchanged = async (id: string, status: string) => {
+      const shown = await app.inject({ method: 'GET', url: `/v1/plans/${id}`, headers: auth() });
+      expect(shown.json().record).toMatchObject({ status, salience: 0 });
+      const actions = (await services.records.audit(id)).map((a) => a.action);
+      expect(actions).not.toContain('reinforce');
+      expect(actions).not.toContain('learn_alias');
+    };
+
+    const retracted = await createPlan();
+    expect((await app.inject({ method: 'POST', url: `/v1/plans/${retracted.id}/retract`, headers: auth(), payload: { expected_revision: 1 } })).statusCode).toBe(200);
+    const refused = await reinforce(retracted.id);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error).toMatchObject({ code: 'plan_retracted', details: { id: retracted.id, status: 'retracted' } });
+    await unchanged(retracted.id, 'retracted');
+
+    const old = await createPlan();
+    const superseded = await app.inject({ method: 'POST', url: `/v1/plans/${old.id}/supersede`, headers: auth(), payload: { expected_revision: 1, payload: payload() } });
+    expect(superseded.statusCode).toBe(201);
+    const stale = await reinforce(old.id);
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().error).toMatchObject({ code: 'conflict', details: { id: old.id, status: 'superseded', successor_id: superseded.json().record.id } });
+    await unchanged(old.id, 'superseded');
+
+    const [a, b] = [await createPlan(), await createPlan()];
+    const merged = await app.inject({
+      method: 'POST',
+      url: '/v1/plans/merge',
+      headers: auth(),
+      payload: { sources: [{ id: a.id, expected_revision: 1 }, { id: b.id, expected_revision: 1 }], payload: payload() },
+    });
+    expect(merged.statusCode).toBe(201);
+    const gone = await reinforce(a.id);
+    expect(gone.statusCode).toBe(409);
+    expect(gone.json().error).toMatchObject({ code: 'conflict', details: { status: 'merged', successor_id: merged.json().record.id } });
+    await unchanged(a.id, 'merged');
+  });
+
   it('409 naming the current revision when two writers race', async () => {
     const plan = await createPlan();
     const [a, b] = await Promise.all(
