@@ -3,10 +3,9 @@
  * a path into the payload and a message naming the node or edge.
  */
 import { checkGuard, isEmptyGuard } from './guards';
-import { planGraphPayloadSchema, type PlanGraphPayload } from './records';
+import { planGraphPayloadSchema, type Duration, type PlanGraphPayload, type PlanNode } from './records';
 import { findCycle, indexGraph } from './graph-index';
 import { durationMs, localExecutionProblems } from './node-execution';
-import type { Duration, PlanNode } from './records';
 import { BUILTIN_EXECUTOR_OPS } from './approvals';
 import { approvalIssues } from './approval-validation';
 import { checkForEach } from './map-node';
