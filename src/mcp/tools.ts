@@ -7,6 +7,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { effectiveTrust, type Principal } from '../domain/principal';
+import { jsonProblem } from '../domain/json-limits';
 import { newEpisodeSchema, trustContextSchema } from '../domain/records';
 import { DomainError } from '../domain/errors';
 import { intentRequestSchema } from '../intents/schemas';
@@ -36,6 +37,19 @@ export async function answer(work: () => Promise<unknown>): Promise<CallToolResu
     return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error }, null, 2) }] };
   }
 }
+
+/**
+ * The episode's payload checked as sent, as the HTTP body is: zod copies it on the way in, and a
+ * copy silently drops a `__proto__` key (the MCP library validates before any handler runs).
+ */
+const episodeArgs = {
+  ...newEpisodeSchema.shape,
+  payload: z.preprocess((payload, ctx) => {
+    const problem = jsonProblem(payload);
+    if (problem) ctx.addIssue({ code: 'custom', path: problem.path.map(String), message: problem.message, input: payload });
+    return payload;
+  }, newEpisodeSchema.shape.payload),
+};
 
 const narrowTrust = trustContextSchema.partial().optional().describe("Narrows the server's trust (never widens it)");
 const intentShape = intentRequestSchema.omit({ plan_id: true }).shape;
@@ -95,7 +109,7 @@ export function registerTools(server: McpServer, deps: McpToolDeps): void {
     {
       title: 'Submit an episode',
       description: 'Store what an agent did (timeline, tool graph, outcome); consolidation turns episodes into reusable plan graphs.',
-      inputSchema: newEpisodeSchema.shape,
+      inputSchema: episodeArgs,
     },
     (args) => answer(() => deps.episodes.create(args, { actor: principal.name, trust: effectiveTrust(principal) })),
   );

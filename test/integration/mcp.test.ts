@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sensitivity } from '../../src/domain/records';
 import type { IntentResponse, RunView } from '../../src/intents/schemas';
@@ -134,6 +135,17 @@ describe('plangraph over MCP (stdio)', () => {
       expect(text && 'text' in text ? text.text : '').toMatch(/is a key named "__proto__", which is refused .* at inputs\.__proto__/);
     }
     expect(await runRows(ctx.db, plan.id)).toEqual([]);
+  });
+
+  it('refuses an episode with a __proto__ key anywhere in its payload instead of storing it without', async () => {
+    const tag = uid('mcp-proto');
+    const payload = JSON.parse('{"kind":"episodic","outcome":"success","tool_graph":[{"id":"a","tool":"x","args":{"__proto__":{"admin":true}}}]}') as Record<string, unknown>;
+    const result = (await mcp.callTool({ name: 'submit_episode', arguments: { tags: [tag], payload } })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    const text = result.content.find((c) => c.type === 'text');
+    expect(text && 'text' in text ? text.text : '').toMatch(/is a key named "__proto__", which is refused .* at payload\.tool_graph\.0\.args\.__proto__/);
+    const stored = await ctx.db.execute(sql`SELECT 1 FROM memory_records WHERE ${tag} = ANY(tags)`);
+    expect(stored.rows).toEqual([]);
   });
 
   it('submits an episode as the key’s principal, and keeps to the key’s clearance', async () => {
