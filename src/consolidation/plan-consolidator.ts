@@ -58,7 +58,22 @@ const ACTIVE_PLAN = sql`type = 'plan_graph' AND status = 'active' AND structure_
 /** An active plan locked for the rest of a page's transaction. */
 interface LockedPlan extends PlanRevision, Record<string, unknown> {
   structure_key: string;
+  sensitivity: Sensitivity;
+  scope: string;
 }
+
+/** The plan an episode's structure maps to, and who may see it. */
+interface PlanRef {
+  id: string;
+  envelope: string;
+}
+
+/**
+ * Who may see a record. An episode joins only a plan it shares this with: its task phrasing and
+ * values become the plan's examples, so a hyper or scoped episode must never feed a low or
+ * unscoped plan. Twins of another envelope stay unconsolidated (counted as skipped).
+ */
+const envelopeOf = (r: { sensitivity: string; scope: string }) => `${r.sensitivity}\u0000${r.scope}`;
 
 /**
  * One plan standing for twins first seen together: generalised, their anti-unification;
@@ -96,10 +111,13 @@ export function createPlanConsolidator(deps: { db: Db; embedder?: Embedder; gene
   }
 
   /** New plan rows for the structures no active plan has yet, embedded in one call. */
-  async function newPlanRows(groups: Map<string, Candidate[]>, existing: Map<string, string>, now: string) {
+  async function newPlanRows(groups: Map<string, Candidate[]>, existing: Map<string, PlanRef>, now: string) {
     const firsts = [...groups.entries()]
       .filter(([key]) => !existing.has(key))
-      .map(([, members]) => ({ ...members[0]!, plan: foldTwins(members.map((m) => m.plan), generalise) }));
+      .map(([, members]) => {
+        const twins = members.filter((m) => envelopeOf(m) === envelopeOf(members[0]!));
+        return { ...members[0]!, plan: foldTwins(twins.map((m) => m.plan), generalise) };
+      });
     const embeddings = embedder && firsts.length > 0 ? await embedder.embed(firsts.map((c) => embeddingText(c.plan))) : [];
     return firsts.map((c, i) => {
       const id = randomUUID();
@@ -158,7 +176,7 @@ export function createPlanConsolidator(deps: { db: Db; embedder?: Embedder; gene
         // Sorted by key so concurrent passes take the unique-index entries in the same order.
         const sorted = [...fresh].sort((a, b) => (a.structure_key < b.structure_key ? -1 : 1));
         const inserted = sorted.length === 0 ? [] : (
-          await tx.execute<{ id: string; structure_key: string }>(sql`
+          await tx.execute<{ id: string; structure_key: string; sensitivity: string; scope: string }>(sql`
             INSERT INTO memory_records (id, type, sensitivity, sensitivity_rank, confidence, scope, tags, payload, label, structure_key, embedding, embedder)
             SELECT x.id, 'plan_graph', x.sensitivity, x.sensitivity_rank, ${PLAN_CONFIDENCE}, x.scope, ${sql.param([...PLAN_TAGS])}::text[],
                    x.payload, x.label, x.structure_key, x.embedding::vector, x.embedder
@@ -166,21 +184,21 @@ export function createPlanConsolidator(deps: { db: Db; embedder?: Embedder; gene
                    scope text, payload jsonb, label text, structure_key text, embedding text, embedder text)
              ORDER BY x.structure_key
             ON CONFLICT (structure_key) WHERE ${ACTIVE_PLAN} DO NOTHING
-            RETURNING id, structure_key`)
+            RETURNING id, structure_key, sensitivity, scope`)
         ).rows;
         const planByKey = new Map(generalise ? [] : existing);
-        for (const row of inserted) planByKey.set(row.structure_key, row.id);
+        for (const row of inserted) planByKey.set(row.structure_key, { id: row.id, envelope: envelopeOf(row) });
         // Generalising, the existing plans are locked (their twins may revise them) and read as
         // they are now; a structure a concurrent pass stored meanwhile is visible once it commits.
         const locked = generalise ? await lockActivePlans(tx, [...groups.keys()].filter((key) => !planByKey.has(key))) : [];
-        for (const plan of locked) planByKey.set(plan.structure_key, plan.id);
+        for (const plan of locked) planByKey.set(plan.structure_key, { id: plan.id, envelope: envelopeOf(plan) });
         const lost = fresh.map((f) => f.structure_key).filter((key) => !planByKey.has(key));
-        for (const [key, id] of await activePlans(tx, lost)) planByKey.set(key, id);
+        for (const [key, ref] of await activePlans(tx, lost)) planByKey.set(key, ref);
 
         const claims = [...groups.values()].flat().flatMap((c) => {
-          const planId = planByKey.get(c.key);
-          if (!planId) return [];
-          return [{ episode_id: c.episode_id, plan_id: planId, successes: c.sample.successes, failures: c.sample.failures, latency_ms: c.sample.latency_ms ?? null }];
+          const plan = planByKey.get(c.key);
+          if (!plan || plan.envelope !== envelopeOf(c)) return [];
+          return [{ episode_id: c.episode_id, plan_id: plan.id, successes: c.sample.successes, failures: c.sample.failures, latency_ms: c.sample.latency_ms ?? null }];
         });
         const claimed = (
           await tx.execute<{ episode_id: string }>(sql`
@@ -240,7 +258,7 @@ async function lockActivePlans(q: Pick<Queryable, 'execute'>, keys: string[]): P
   for (let round = 0; round < 3 && missing.length > 0; round++) {
     const rows = (
       await q.execute<LockedPlan>(sql`
-        SELECT id, revision, payload, structure_key FROM memory_records
+        SELECT id, revision, payload, structure_key, sensitivity, scope FROM memory_records
          WHERE ${ACTIVE_PLAN} AND structure_key = ANY(${sql.param(missing)}::text[])
          ORDER BY structure_key FOR UPDATE`)
     ).rows.filter((row) => row.structure_key !== null);
@@ -262,11 +280,11 @@ function revisions(locked: readonly LockedPlan[], groups: Map<string, Candidate[
 }
 
 /** Active plans by structure key. */
-async function activePlans(q: Pick<Queryable, 'execute'>, keys: string[]): Promise<Map<string, string>> {
+async function activePlans(q: Pick<Queryable, 'execute'>, keys: string[]): Promise<Map<string, PlanRef>> {
   if (keys.length === 0) return new Map();
-  const result = await q.execute<{ id: string; structure_key: string }>(sql`
-    SELECT id, structure_key FROM memory_records WHERE ${ACTIVE_PLAN} AND structure_key = ANY(${sql.param(keys)}::text[])`);
-  return new Map(result.rows.map((r) => [r.structure_key, r.id]));
+  const result = await q.execute<{ id: string; structure_key: string; sensitivity: string; scope: string }>(sql`
+    SELECT id, structure_key, sensitivity, scope FROM memory_records WHERE ${ACTIVE_PLAN} AND structure_key = ANY(${sql.param(keys)}::text[])`);
+  return new Map(result.rows.map((r) => [r.structure_key, { id: r.id, envelope: envelopeOf(r) }]));
 }
 
 export type PlanConsolidator = ReturnType<typeof createPlanConsolidator>;

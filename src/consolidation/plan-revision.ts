@@ -56,10 +56,11 @@ export async function reviseLearnedPlans(
       UPDATE memory_records r SET status = 'superseded', revision = r.revision + 1, updated_at = now()
         FROM input i
        WHERE r.id = i.old_id AND r.status = 'active' AND r.revision = i.expected
-      RETURNING r.id, r.revision, r.sensitivity, r.sensitivity_rank, r.confidence, r.salience, r.scope, r.tags
+      RETURNING r.id, r.revision, r.sensitivity, r.sensitivity_rank, r.confidence, r.salience, r.scope, r.tags, r.aliases
     ), created AS (
-      INSERT INTO memory_records (id, type, sensitivity, sensitivity_rank, confidence, salience, scope, tags, payload, label, structure_key, embedding, embedder)
-      SELECT i.new_id, 'plan_graph', s.sensitivity, s.sensitivity_rank, s.confidence, s.salience, s.scope, s.tags,
+      -- The phrasings the plan learned still name what it does: the new revision keeps them.
+      INSERT INTO memory_records (id, type, sensitivity, sensitivity_rank, confidence, salience, scope, tags, aliases, payload, label, structure_key, embedding, embedder)
+      SELECT i.new_id, 'plan_graph', s.sensitivity, s.sensitivity_rank, s.confidence, s.salience, s.scope, s.tags, s.aliases,
              i.payload, i.label, i.structure_key, i.embedding::vector, i.embedder
         FROM input i JOIN superseded s ON s.id = i.old_id
        ORDER BY i.structure_key

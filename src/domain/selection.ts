@@ -7,6 +7,12 @@
  */
 import type { Selection } from './scoring';
 
+/**
+ * Longest task description an agent may send to retrieval or as an intent: longer text is a
+ * document, not a task, and past ~1 MB its words overflow Postgres's tsvector (a 500).
+ */
+export const MAX_TASK_DESCRIPTOR_CHARS = 4_000;
+
 export const SELECTION_MODES = ['calibrated', 'membrane'] as const;
 export type SelectionMode = (typeof SELECTION_MODES)[number];
 

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { prototypeKeyProblem } from '../domain/json-limits';
-import { SELECTION_MODES } from '../domain/selection';
+import { MAX_TASK_DESCRIPTOR_CHARS, SELECTION_MODES } from '../domain/selection';
 import { trustContextSchema } from '../domain/records';
 import { nodeErrorSchema, runStatusSchema } from '../domain/run-schemas';
 
@@ -25,7 +25,7 @@ const runInputsSchema = z.preprocess((inputs: Record<string, unknown> | undefine
 
 export const intentRequestSchema = z
   .object({
-    task_descriptor: z.string().trim().min(1).max(4_000),
+    task_descriptor: z.string().trim().min(1).max(MAX_TASK_DESCRIPTOR_CHARS),
     inputs: runInputsSchema,
     /** Narrows the caller's trust (never widens it: asking for more is a 403). */
     trust: trustContextSchema.partial().optional(),

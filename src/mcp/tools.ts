@@ -8,6 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { effectiveTrust, type Principal } from '../domain/principal';
 import { jsonProblem } from '../domain/json-limits';
+import { MAX_TASK_DESCRIPTOR_CHARS } from '../domain/selection';
 import { newEpisodeSchema, trustContextSchema } from '../domain/records';
 import { DomainError } from '../domain/errors';
 import { intentRequestSchema } from '../intents/schemas';
@@ -63,7 +64,7 @@ export function registerTools(server: McpServer, deps: McpToolDeps): void {
     {
       title: 'Find plans',
       description: 'Rank stored plan graphs for a task (score, signals) and say whether the best is a confident pick (selection.needs_more).',
-      inputSchema: { task_descriptor: z.string().min(1), limit: z.number().int().min(1).max(100).default(10), trust: narrowTrust },
+      inputSchema: { task_descriptor: z.string().min(1).max(MAX_TASK_DESCRIPTOR_CHARS), limit: z.number().int().min(1).max(100).default(10), trust: narrowTrust },
     },
     ({ task_descriptor, limit, trust }) =>
       answer(() => deps.retriever.retrieve({ task_descriptor, limit, memory_types: ['plan_graph'], trust: effectiveTrust(principal, trust) })),

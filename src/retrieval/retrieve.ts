@@ -17,6 +17,7 @@ import {
   CALIBRATED_THRESHOLD,
   calibratedSelect,
   fusedMatch,
+  MAX_TASK_DESCRIPTOR_CHARS,
   reciprocalRankFusion,
   type Calibration,
   type MatchKind,
@@ -30,7 +31,7 @@ import { retrievalDuration } from '../telemetry/metrics';
 import { RECORD_COLUMNS, toMemoryRecord, type RecordRow } from '../store/records';
 
 export const retrieveRequestSchema = z.object({
-  task_descriptor: z.string().min(1),
+  task_descriptor: z.string().min(1).max(MAX_TASK_DESCRIPTOR_CHARS),
   /** Required: a missing trust context is an error, never a default. */
   trust: trustContextSchema,
   memory_types: z.array(memoryTypeSchema).default(['plan_graph']),

@@ -59,6 +59,13 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
     ['invalid enum (episode)', () => ctx.call('POST', '/v1/episodes', { ...validEpisode, sensitivity: 'secret' }), 400, 'bad_request', 'body.sensitivity'],
     ['bad plan id', () => ctx.call('POST', '/v1/intents', { task_descriptor: 'x', plan_id: 'not-a-uuid' }), 400, 'bad_request', 'body.plan_id'],
     [
+      'task over 4,000 characters (retrieve)',
+      () => ctx.call('POST', '/v1/retrieve', { task_descriptor: 'x'.repeat(4001), trust: { max_sensitivity: 'public', authenticated: false } }),
+      400,
+      'bad_request',
+      'body.task_descriptor',
+    ],
+    [
       'oversize body',
       () => ctx.call('POST', '/v1/episodes', { ...validEpisode, tags: Array.from({ length: 1000 }, (_, i) => `tag-${i}`) }),
       413,
