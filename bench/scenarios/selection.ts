@@ -18,6 +18,7 @@ import { LABELLED_PLANS, labelledPayload, labelledQueries, type LabelledQuery } 
 import { learningFolds } from '../selection/learning';
 import type { Figure, Scenario } from '../lib/scenario';
 import { round } from '../lib/stats';
+import { CALIBRATED_THRESHOLD, calibratedSelect, FUSION_WEIGHTS } from '../../src/domain/selection';
 
 const TRUST: TrustContext = { max_sensitivity: 'high', authenticated: true };
 const CV_FOLDS = 5;
@@ -189,6 +190,7 @@ export const selection: Scenario = {
         { label: `${variant.name}: auto-run precision`, value: metrics.overall.autoRunRate > 0 ? round(metrics.overall.precision) : 'n/a', ...goal(0.98) },
       );
       if (variant.goals) {
+        figures.push(...lonePlanFigures(run.pools));
         figures.push(...crossValidatedFigures(run.pools, notes, log));
         figures.push(...(await learningFigures(env.config.DATABASE_URL, variant, run.outcomes, notes, log)));
       }
@@ -196,6 +198,24 @@ export const selection: Scenario = {
     return { figures, notes };
   },
 };
+
+/**
+ * A caller who can see one plan only (a new deployment, a narrow scope): each phrasing asked
+ * with each plan alone. The lone unrelated plan must not auto-run (NO_RUNNER_UP_SCORE); the lone
+ * right plan may.
+ */
+function lonePlanFigures(pools: readonly QueryPool[]): Figure[] {
+  const runs = (labelled: boolean) => {
+    const alone = pools.flatMap((pool) => pool.candidates.filter((c) => c.labelled === labelled));
+    const match = (c: (typeof alone)[number]) => FUSION_WEIGHTS.alignment.lexical * c.lexical + FUSION_WEIGHTS.alignment.dense * c.alignment;
+    const autoRun = alone.filter((c) => !calibratedSelect([{ match: match(c), score: match(c) + c.history }], CALIBRATED_THRESHOLD).needs_more);
+    return autoRun.length / alone.length;
+  };
+  return [
+    { label: 'lone plan: an unrelated plan auto-runs (each phrasing × each plan it does not describe)', value: round(runs(false), 4) },
+    { label: 'lone plan: the right plan auto-runs', value: round(runs(true)) },
+  ];
+}
 
 /**
  * The shipped selector's figures estimated for unseen plans and phrasings: 5-fold cross-validation

@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { BM25_K1, idf, lexicalMatch, parseTsvector, SECTION_WEIGHTS, type CorpusStats } from '../../src/domain/lexical';
 import { documentEmbeddingText, documentWords, planDocument } from '../../src/domain/plan-document';
 import {
+  CALIBRATED_THRESHOLD,
   calibratedConfidence,
   calibratedScore,
   CALIBRATION,
   fusedMatch,
   FUSION_WEIGHTS,
   HISTORY_TIEBREAK,
+  NO_RUNNER_UP_SCORE,
   reciprocalRankFusion,
 } from '../../src/domain/selection';
 import { MAX_ALIASES, normaliseAlias, withAlias } from '../../src/store/aliases';
@@ -60,6 +62,11 @@ describe('fusion, score and confidence', () => {
     expect(calibratedConfidence([{ match: 0.7, score: 0.72 }, { match: 0.48, score: 0.5 }])).toBeCloseTo(1 / (1 + Math.exp(-z)), 12);
     expect(calibratedConfidence([])).toBe(0);
     expect(calibratedConfidence([{ match: 0.7, score: 0.72 }])).toBeGreaterThan(calibratedConfidence([{ match: 0.7, score: 0.72 }, { match: 0.7, score: 0.71 }]));
+    // A lone plan is measured against what an unrelated plan scores, not against nothing.
+    const lone = (match: number) => calibratedConfidence([{ match, score: match + 0.02 }]);
+    expect(lone(0.7)).toBeCloseTo(1 / (1 + Math.exp(-(-0.29 + 0.59 * 0.7 + 14.7 * (0.72 - NO_RUNNER_UP_SCORE)))), 12);
+    expect(lone(0.156)).toBeLessThan(CALIBRATED_THRESHOLD);
+    expect(lone(0.7)).toBeGreaterThan(CALIBRATED_THRESHOLD);
   });
 });
 
