@@ -52,7 +52,6 @@ const formatMet = (met: boolean | undefined) => (met === undefined ? '' : met ? 
 export function renderMarkdown(results: Results, scenarios: readonly Scenario[]): string {
   const texts = new Map(scenarios.map((s) => [s.name, s]));
   const m = results.machine;
-  const day = results.date.slice(0, 10);
   const lines = [
     '# plangraph benchmarks',
     '',
@@ -80,7 +79,7 @@ export function renderMarkdown(results: Results, scenarios: readonly Scenario[])
     '|---|---|---|---|---|---|---|',
     `| ${m.cpus} | ${m.cpu_model} | ${m.memory_gb} GB | ${m.load_average_1m} | ${m.node} | ${m.temporal_cli} | ${m.postgres} |`,
     '',
-    `Last run: ${results.scenarios.length === 0 ? 'nothing' : `${Math.round(results.total_duration_s)} s`} (scenarios measured at other dates say so below).`,
+    `Last run: ${results.scenarios.length === 0 ? 'nothing' : `${Math.round(results.total_duration_s)} s`} (scenarios kept from an earlier run say when they were measured).`,
     '',
     '## Results',
     '',
@@ -93,7 +92,8 @@ export function renderMarkdown(results: Results, scenarios: readonly Scenario[])
   }
   lines.push('');
   for (const s of results.scenarios) {
-    lines.push(`## ${s.title}`, '', `\`npm run bench -- ${s.name}\` · ${Math.round(s.duration_s)} s${s.date.slice(0, 10) !== day ? ` · measured ${s.date}` : ''}`, '');
+    // A scenario kept from an earlier run (this run measured others only) says when it was measured.
+    lines.push(`## ${s.title}`, '', `\`npm run bench -- ${s.name}\` · ${Math.round(s.duration_s)} s${s.date < results.date ? ` · measured ${s.date}` : ''}`, '');
     const text = texts.get(s.name);
     lines.push(`**Method.** ${text?.method ?? s.method}`, '');
     if (s.notes.length > 0 || s.error) lines.push('**This run.**', '');
