@@ -6,7 +6,8 @@
 import type { EpisodicPayload, PlanGraphPayload } from '../domain/records';
 import { canonicalNames } from '../domain/structure';
 import { inputRef, inputRefName, InputSet, keyHint } from './input-schema';
-import { canonicalJson, isTemplate, isTraceable, leaves, withLeaf, type JsonPath } from './json-leaves';
+import { canonicalJson } from '../domain/canonical-json';
+import { isTemplate, isTraceable, leaves, withLeaf, type JsonPath } from './json-leaves';
 
 /** Most task phrasings a plan keeps as `examples`. */
 export const MAX_PLAN_EXAMPLES = 20;

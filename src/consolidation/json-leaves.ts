@@ -61,12 +61,3 @@ export function withLeaf(value: unknown, path: JsonPath, leaf: unknown): unknown
 
 /** Whether a string holds a `{{ }}` template (a reference written earlier). */
 export const isTemplate = (value: unknown): boolean => typeof value === 'string' && value.includes('{{');
-
-/** JSON text with object keys sorted at every level: equal for values Postgres' jsonb reordered. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, (v as Record<string, unknown>)[k]]))
-      : v,
-  );
-}

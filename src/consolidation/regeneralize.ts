@@ -10,7 +10,7 @@ import { structureKey } from '../domain/structure';
 import type { Embedder } from '../embeddings/embedder';
 import { planFromEpisode } from './episode-to-plan';
 import { antiUnify } from './generalise';
-import { canonicalJson } from './json-leaves';
+import { canonicalJson } from '../domain/canonical-json';
 import { reviseLearnedPlans } from './plan-revision';
 
 export interface RegeneralizePageInput {

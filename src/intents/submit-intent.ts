@@ -11,7 +11,7 @@ import type { Config } from '../config';
 import { sensitivityRank, type MemoryRecord, type TrustContext } from '../domain/records';
 import { visibility } from '../domain/trust';
 import { DomainError } from '../domain/errors';
-import { canonicalJson } from '../consolidation/json-leaves';
+import { canonicalJson } from '../domain/canonical-json';
 import { isSelectable, type Retriever } from '../retrieval/retrieve';
 import { PLAN_ID_ATTRIBUTE, startPlanRun, type RunOpener } from '../runs/start-run';
 import type { AliasLearner } from '../store/aliases';

@@ -8,6 +8,7 @@ import type { planExecutorWorkflow } from '../../workflows/plan-executor';
 import { parsePlanGraph } from '../domain/graph';
 import { inputsSchemaIssues } from '../domain/inputs-schema';
 import type { MemoryRecord, PlanGraphPayload, TrustContext } from '../domain/records';
+import { canonicalJson } from '../domain/canonical-json';
 import { DomainError } from '../domain/errors';
 import type { Services } from '../services';
 import { startPlanRun } from './start-run';
@@ -29,16 +30,6 @@ export interface RunPlanStarted {
   /** True when the payload was stored as a new plan record by this call. */
   stored: boolean;
   handle: WorkflowHandle<typeof planExecutorWorkflow>;
-}
-
-/** JSON with object keys sorted, so two equal payloads compare equal as text. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
 
 const withoutMetrics = ({ metrics: _metrics, ...rest }: PlanGraphPayload) => rest;
