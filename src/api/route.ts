@@ -4,7 +4,7 @@
  * feeds the OpenAPI document served at /docs.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { formatPath } from '../domain/graph';
 import { DomainError } from '../domain/errors';
 import type { Principal } from '../domain/principal';
@@ -52,12 +52,21 @@ export function parseWith<T extends z.ZodType>(schema: T | undefined, value: unk
   if (!schema) return value as z.infer<T>;
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const fields = result.error.issues.map((issue) => ({
-    field: [where, formatPath(issue.path)].filter(Boolean).join('.'),
-    message: issue.message,
-  }));
+  const field = (path: PropertyKey[]) => [where, formatPath(path)].filter(Boolean).join('.');
+  // An unknown key is named where it is (`query.limt`), not at the object that holds it.
+  const fields = result.error.issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => ({ field: field([...issue.path, key]), message: 'is not a known field' }))
+      : [{ field: field(issue.path), message: issue.message }],
+  );
   throw new DomainError('bad_request', `invalid ${where}: ${fields.map((f) => `${f.field}: ${f.message}`).join('; ')}`, { fields });
 }
+
+/**
+ * What a route that declares no body or query accepts: nothing (an empty JSON object counts as
+ * no body). A misspelt `?limt=5` or a body a route ignores is refused, never silently dropped.
+ */
+const NOTHING = z.object({}).strict();
 
 /** Registers a route: requests parsed by its schemas, the result serialised through its response schema. */
 export function mountRoute(app: FastifyInstance, route: RouteDefinition): void {
@@ -66,9 +75,9 @@ export function mountRoute(app: FastifyInstance, route: RouteDefinition): void {
     url: route.url,
     handler: async (request, reply) => {
       const result = await route.handler({
-        body: parseWith(route.body, request.body ?? {}, 'body'),
+        body: parseWith(route.body ?? NOTHING, request.body ?? {}, 'body'),
         params: parseWith(route.params, request.params, 'params'),
-        query: parseWith(route.query, request.query, 'query'),
+        query: parseWith(route.query ?? NOTHING, request.query, 'query'),
         principal: request.principal,
         raw: request,
         reply,

@@ -18,7 +18,7 @@ export const listPlansQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   /** Opaque cursor from the previous page's `next_cursor`. */
   cursor: z.string().optional(),
-});
+}).strict();
 export type ListPlansQuery = z.input<typeof listPlansQuerySchema>;
 
 /** A plan as a caller sees it. */

@@ -17,7 +17,7 @@ import { defineRoute } from '../route';
 export const idParamsSchema = z.object({ id: z.string() });
 export const visiblePlanSchema = z.object({ record: z.union([memoryRecordSchema, redactedRecordSchema]), redacted: z.boolean() });
 export const planPageSchema = z.object({ items: z.array(visiblePlanSchema), next_cursor: z.string().nullable() });
-export const diagramQuerySchema = z.object({ format: z.enum(['text', 'json']).default('text') });
+export const diagramQuerySchema = z.object({ format: z.enum(['text', 'json']).default('text') }).strict();
 export const reinforceResultSchema = z.object({
   id: z.uuid(),
   salience: z.number(),
