@@ -84,9 +84,9 @@ export default defineConfig(
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [domainOnly(`^(?!${DOMAIN_PACKAGES}$|node:crypto$|\\./)`)] }] },
   },
   {
-    // inputs-schema.ts compiles JSON Schemas with Ajv; no workflow imports it (graph.ts takes its check as an option).
+    // inputs-schema.ts compiles JSON Schemas with Ajv (and its formats); no workflow imports it (graph.ts takes its check as an option).
     files: ['src/domain/inputs-schema.ts'],
-    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [domainOnly(`^(?!${DOMAIN_PACKAGES}$|ajv$|\\./)`)] }] },
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [domainOnly(`^(?!${DOMAIN_PACKAGES}$|ajv$|ajv-formats$|\\./)`)] }] },
   },
   {
     // Workflow code, wherever it lives, may import values only from @temporalio/workflow, its own

@@ -5,10 +5,14 @@
  * graph.ts takes the check as an option.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
 import { DomainError } from './errors';
 import { formatPath, type PlanIssue } from './graph';
 
-const ajv = new Ajv({ allErrors: true, strict: false });
+const ajv = new Ajv({ allErrors: true, strict: false, logger: false });
+// `format` is checked (email, uri, date-time, uuid…): an author who writes one means it. A format
+// Ajv does not know stays ignored, as JSON Schema allows, so no stored plan stops compiling.
+addFormats(ajv);
 type Compiled = { validate: ValidateFunction } | { issues: PlanIssue[] };
 /** Compile results by schema text; bounded, since plans (and so schemas) are unbounded. */
 const compiled = new Map<string, Compiled>();

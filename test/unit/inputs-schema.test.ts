@@ -39,6 +39,17 @@ describe('inputsSchemaIssues', () => {
     expect(inputProblems({ $id: 'https://example.com/in', type: 'number' }, 'x')).toEqual(['inputs: must be number']);
   });
 
+  it('checks the formats JSON Schema names and ignores one it does not', () => {
+    const schema = { type: 'object', properties: { e: { format: 'email' }, u: { format: 'uri' }, d: { format: 'date-time' }, x: { format: 'no-such-format' } } };
+    expect(inputsSchemaIssues(schema)).toEqual([]);
+    expect(inputProblems(schema, { e: 'nobody', u: 'not a uri', d: '2020-01-01', x: 'anything' })).toEqual([
+      'inputs.e: must match format "email"',
+      'inputs.u: must match format "uri"',
+      'inputs.d: must match format "date-time"',
+    ]);
+    expect(inputProblems(schema, { e: 'a@b.example', u: 'https://example.com/x', d: '2020-01-01T10:00:00Z', x: 'anything' })).toEqual([]);
+  });
+
   it('validating inputs against a schema that does not compile is invalid_plan naming it, never Ajv error', () => {
     let thrown: unknown;
     try {
