@@ -69,7 +69,7 @@ export const configSchema = z.object({
   RUN_INPUT_LIMIT_BYTES: z.coerce.number().int().positive().max(2_000_000).default(DEFAULT_RUN_INPUT_LIMIT_BYTES),
   /** calibrated: fused lexical + dense match, confidence = estimated P(top plan is right); membrane: the seed formula. */
   SELECTION_MODE: z.enum(['calibrated', 'membrane']).default('calibrated'),
-  /** Auto-run threshold on the selection confidence; unset = the mode's default (0.88 calibrated, 0.7 membrane). */
+  /** Auto-run threshold on the selection confidence; unset = the mode's default (0.87 calibrated, 0.7 membrane). */
   SELECTION_THRESHOLD: z.coerce.number().min(0).max(1).optional(),
   CONSOLIDATION_CRON: z.string().default('0 * * * *'),
   CONSOLIDATION_MODE: z.enum(['cron', 'schedule']).default('cron'),

@@ -6,7 +6,7 @@
  * folds' plans only, and the fold's own phrasings are ranked and decided with them (every plan
  * stays stored, as it would be in use). The held-out outcomes of all folds are pooled.
  */
-import { CALIBRATED_THRESHOLD, HISTORY_TIEBREAK } from '../../src/domain/selection';
+import { CALIBRATED_THRESHOLD, confidenceFeatures, HISTORY_TIEBREAK } from '../../src/domain/selection';
 import { fitCalibration, recalibrated } from './calibrate';
 import type { QueryOutcome } from './evaluate';
 import type { LabelledQuery } from './labelled-set';
@@ -41,8 +41,7 @@ export function outcomeAt(pool: QueryPool, w: number, limit = 10): QueryOutcome 
     rank: index >= 0 && index < limit ? index + 1 : 0,
     autoRun: false,
     confidence: 0,
-    top: ranked[0]?.match ?? 0,
-    margin: ranked[0] ? ranked[0].score - (ranked[1]?.score ?? 0) : 0,
+    ...(confidenceFeatures(ranked) ?? { top: 0, margin: 0 }),
   };
 }
 

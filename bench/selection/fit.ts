@@ -14,7 +14,7 @@ const { outcomes } = await evaluateVariant(loadConfig().DATABASE_URL, shipped);
 const calibration = fitCalibration(outcomes);
 const round = (v: number) => Math.round(v * 100) / 100;
 console.log(`fitted on ${outcomes.length} queries of "${shipped.name}":`, JSON.stringify({ intercept: round(calibration.intercept), match: round(calibration.match), margin: round(calibration.margin) }));
-for (const threshold of [0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, CALIBRATED_THRESHOLD]) {
+for (const threshold of [0.5, 0.6, 0.7, 0.8, 0.85, 0.86, 0.87, 0.9, 0.95, CALIBRATED_THRESHOLD]) {
   const m = metricsOf(recalibrated(outcomes, calibration, threshold));
   console.log(`threshold ${threshold}: auto-run ${m.autoRunRate.toFixed(3)}, precision ${m.precision.toFixed(3)}, top-1 ${m.top1.toFixed(3)}`);
 }

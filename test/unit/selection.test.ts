@@ -9,7 +9,7 @@ import {
   fusedMatch,
   FUSION_WEIGHTS,
   HISTORY_TIEBREAK,
-  NO_RUNNER_UP_SCORE,
+  RUNNER_UP_FLOOR,
   reciprocalRankFusion,
 } from '../../src/domain/selection';
 import { MAX_ALIASES, normaliseAlias, withAlias } from '../../src/store/aliases';
@@ -62,11 +62,16 @@ describe('fusion, score and confidence', () => {
     expect(calibratedConfidence([{ match: 0.7, score: 0.72 }, { match: 0.48, score: 0.5 }])).toBeCloseTo(1 / (1 + Math.exp(-z)), 12);
     expect(calibratedConfidence([])).toBe(0);
     expect(calibratedConfidence([{ match: 0.7, score: 0.72 }])).toBeGreaterThan(calibratedConfidence([{ match: 0.7, score: 0.72 }, { match: 0.7, score: 0.71 }]));
-    // A lone plan is measured against what an unrelated plan scores, not against nothing.
+    // A lone plan, or one beside only weak plans, is measured against what an unrelated plan scores.
     const lone = (match: number) => calibratedConfidence([{ match, score: match + 0.02 }]);
-    expect(lone(0.7)).toBeCloseTo(1 / (1 + Math.exp(-(-0.29 + 0.59 * 0.7 + 14.7 * (0.72 - NO_RUNNER_UP_SCORE)))), 12);
+    const expected = (match: number) => 1 / (1 + Math.exp(-(CALIBRATION.intercept + CALIBRATION.match * match + CALIBRATION.margin * (match + 0.02 - RUNNER_UP_FLOOR))));
+    expect(lone(0.7)).toBeCloseTo(expected(0.7), 12);
     expect(lone(0.156)).toBeLessThan(CALIBRATED_THRESHOLD);
     expect(lone(0.7)).toBeGreaterThan(CALIBRATED_THRESHOLD);
+    const besideWeak = (match: number, weak: number) => calibratedConfidence([{ match, score: match + 0.02 }, { match: weak, score: weak }]);
+    expect(besideWeak(0.35, 0.05)).toBeCloseTo(lone(0.35), 12);
+    expect(besideWeak(0.35, 0.05)).toBeLessThan(CALIBRATED_THRESHOLD);
+    expect(besideWeak(0.35, 0.33)).toBeLessThan(besideWeak(0.35, 0.05));
   });
 });
 
