@@ -113,7 +113,7 @@ export function validatePlanGraph(plan: PlanGraphPayload, options: ValidateOptio
       issues.push({
         code: 'unknown_op',
         path: `nodes[${i}].op`,
-        message: `node "${node.id}" uses op "${node.op}", which no worker provides`,
+        message: `node "${node.id}" uses op "${node.op}", which no op loaded here provides (the built-in ops and OPS_MODULES)`,
       });
     }
   });

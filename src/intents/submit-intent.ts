@@ -8,7 +8,7 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Clien
 import type { z } from 'zod';
 import { effectiveTrust, type Principal } from '../domain/principal';
 import type { Config } from '../config';
-import { sensitivityRank, type MemoryRecord, type TrustContext } from '../domain/records';
+import { sensitivityRank, type MemoryRecord, type PlanGraphPayload, type TrustContext } from '../domain/records';
 import { visibility } from '../domain/trust';
 import { DomainError } from '../domain/errors';
 import { canonicalJson } from '../domain/canonical-json';
@@ -214,6 +214,17 @@ export function createIntentService(deps: IntentServiceDeps) {
       // A concurrent submission with the same key won the race: answer with its run.
       const existing = workflowId && err instanceof WorkflowExecutionAlreadyStartedError ? await existingRun(workflowId, input, trust) : undefined;
       if (existing) return existing;
+      if (err instanceof DomainError && err.code === 'invalid_inputs') {
+        // The caller may not know which plan selection picked: name it and the schema to fill.
+        const payload = choice.record.payload as PlanGraphPayload;
+        throw new DomainError('invalid_inputs', `${err.message} (plan ${choice.record.id}, ${payload.intent}, chosen by ${choice.selected_by})`, {
+          ...err.details,
+          plan_id: choice.record.id,
+          intent: payload.intent,
+          selected_by: choice.selected_by,
+          inputs_schema: payload.inputs_schema,
+        });
+      }
       throw err;
     }
   }

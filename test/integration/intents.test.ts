@@ -97,6 +97,8 @@ describe('POST /v1/intents', () => {
     const response = await ctx.call('POST', '/v1/intents', { task_descriptor: `needs a word ${scope}`, inputs: {}, trust: { scopes: [scope] } }, key);
     expect(response.statusCode).toBe(422);
     expect(errorOf(response).code).toBe('invalid_inputs');
+    // The caller asked in its own words: the answer names the plan selection picked and its schema.
+    expect(errorOf(response).details).toMatchObject({ plan_id: plan.id, selected_by: 'retrieval', inputs_schema: { required: ['word'] } });
     expect(await planRunsOf(plan.id)).toEqual([]);
   });
 });
