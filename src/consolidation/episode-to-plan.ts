@@ -18,13 +18,25 @@ type EpisodeShape = Pick<EpisodicPayload, 'timeline' | 'tool_graph' | 'outcome' 
 /** Event kinds whose summary states the task in the agent's or its user's words. */
 const TASK_EVENT = /user|goal|task|request|prompt|instruction/i;
 
-/** The first non-empty `event_kind` of the timeline, else "unknown". */
-export function inferIntent(episode: Pick<EpisodicPayload, 'timeline'>): string {
+/**
+ * Event kinds that say who spoke or acted, not what was done: the turns of a chat or tool-call
+ * log (`user_message`, `assistant`, `tool_call`, `observation`). As a plan's name they would call
+ * every plan of such an agent the same.
+ */
+const ROLE_EVENT = /^(?:(?:user|human|assistant|ai|agent|system|model|tool|function)(?:[\s_.-]+|$))?(?:message|msg|turn|input|output|response|reply|call|result|event|observation|thought)?$/i;
+
+/**
+ * The plan's name: the first `event_kind` of the timeline that names the task (not a role or
+ * a chat turn), else the episode's tools in order (`fetch_page_summarize_text`), else "unknown".
+ * Twins share their tools, so either way they share the name their structure key hashes.
+ */
+export function inferIntent(episode: Pick<EpisodicPayload, 'timeline' | 'tool_graph'>): string {
   for (const event of episode.timeline) {
     const kind = event.event_kind.trim();
-    if (kind) return kind;
+    if (kind && !ROLE_EVENT.test(kind)) return kind;
   }
-  return UNKNOWN_INTENT;
+  const tools = [...new Set(episode.tool_graph.map((t) => t.tool.trim()).filter(Boolean))];
+  return tools.length > 0 ? tools.join('_').slice(0, 200) : UNKNOWN_INTENT;
 }
 
 /** The task as stated: the first non-empty summary of a user/goal event, else undefined. */

@@ -47,9 +47,25 @@ describe('episode → plan graph', () => {
   });
 
   it('takes the first non-empty event kind as intent, else "unknown"', () => {
-    expect(inferIntent({ timeline: [{ t: 0, event_kind: '' }, { t: 1, event_kind: '  ' }, { t: 2, event_kind: 'build' }] })).toBe('build');
-    expect(inferIntent({ timeline: [{ t: 0, event_kind: ' ' }] })).toBe('unknown');
-    expect(inferIntent({ timeline: [] })).toBe('unknown');
+    const none = { tool_graph: [] };
+    expect(inferIntent({ ...none, timeline: [{ t: 0, event_kind: '' }, { t: 1, event_kind: '  ' }, { t: 2, event_kind: 'build' }] })).toBe('build');
+    expect(inferIntent({ ...none, timeline: [{ t: 0, event_kind: ' ' }] })).toBe('unknown');
+    expect(inferIntent({ ...none, timeline: [] })).toBe('unknown');
+  });
+
+  it('names a plan after its task, not after the turns of a chat log, else after its tools', () => {
+    const tools = [
+      { id: 'a', tool: 'fetch_page', args: {}, depends_on: [] },
+      { id: 'b', tool: 'summarize_text', args: {}, depends_on: [] },
+      { id: 'c', tool: 'fetch_page', args: {}, depends_on: [] },
+    ];
+    const kinds = (...k: string[]) => k.map((event_kind, t) => ({ t, event_kind }));
+    expect(inferIntent({ tool_graph: tools, timeline: kinds('user_message', 'assistant_message', 'tool_call', 'summarise_article') })).toBe('summarise_article');
+    expect(inferIntent({ tool_graph: tools, timeline: kinds('User Message', 'assistant', 'tool-result', 'observation', 'message') })).toBe('fetch_page_summarize_text');
+    expect(inferIntent({ tool_graph: [], timeline: kinds('user_message') })).toBe('unknown');
+    // Task-like kinds that merely contain a role word still name the plan.
+    expect(inferIntent({ tool_graph: tools, timeline: kinds('user_onboarding') })).toBe('user_onboarding');
+    expect(inferIntent({ tool_graph: tools, timeline: kinds('setup_project') })).toBe('setup_project');
   });
 
   it('counts a failed episode as a failure and measures latency only from two or more instants', () => {
