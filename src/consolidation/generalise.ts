@@ -66,7 +66,9 @@ function twinNodes(plan: PlanGraphPayload, twin: PlanGraphPayload): Map<string, 
  * The least general plan covering `plan` and its structural twin (same structure key): params
  * both agree on stay; a literal that differs becomes `{{inputs.<name>}}` (one input per pair of
  * differing values), an input of `plan` collects the twin's value as an example, and references
- * to upstream outputs are kept. Examples of both are merged.
+ * to upstream outputs are kept; in a string holding references only the differing middle becomes
+ * an input (see `unifyStrings`). Arrays of different lengths become an input unless they hold
+ * references. Examples of both are merged.
  */
 export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanGraphPayload {
   const inputs = InputSet.from(plan.inputs_schema);
@@ -87,6 +89,9 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
       return mine;
     }
     if (isScalar(mine) && mine === theirs) return mine;
+    if (typeof mine === 'string' && typeof theirs === 'string' && (isTemplate(mine) || isTemplate(theirs))) {
+      return unifyStrings(mine, theirs, path);
+    }
     if (isTemplate(mine)) return mine;
     if (isScalar(mine)) {
       const values = observed(theirs);
@@ -97,13 +102,47 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
       return inputRef(name);
     }
     if (Array.isArray(mine)) {
-      if (!Array.isArray(theirs) || theirs.length !== mine.length) return mine;
+      if (!Array.isArray(theirs)) return mine;
+      if (theirs.length !== mine.length) return hasTemplate(mine) || hasTemplate(theirs) ? mine : inputRef(newInput(path, [mine, theirs]));
       return mine.map((item, i) => unify(item, theirs[i], [...path, i]));
     }
     if (isPlainObject(mine) && isPlainObject(theirs)) {
       return Object.fromEntries(Object.entries(mine).map(([key, value]) => [key, unify(value, theirs[key], [...path, key])]));
     }
     return mine;
+  };
+
+  /** An input for a pair of differing values (the same pair anywhere is one input). */
+  const newInput = (path: JsonPath, values: readonly unknown[], pairKey = values): string => {
+    const pair = JSON.stringify(pairKey);
+    const name = byPair.get(pair) ?? inputs.add(keyHint(path), values);
+    byPair.set(pair, name);
+    return name;
+  };
+
+  /**
+   * Two differing strings, at least one holding a template: their common start and end stay,
+   * and the differing middle (never cutting a template, a word or a number) becomes an input
+   * interpolated in place, or collects the twin's text when it is an input already. A middle
+   * that holds a reference on one side only makes the whole param an input; middles that
+   * differ in references alone keep the plan's.
+   */
+  const unifyStrings = (mine: string, theirs: string, path: JsonPath): string => {
+    const [start, mineEnd, theirsEnd] = differingMiddle(mine, theirs);
+    const mid = mine.slice(start, mineEnd);
+    const twinMid = theirs.slice(start, theirsEnd);
+    const midInput = inputRefName(mid);
+    if (!isTemplate(twinMid)) {
+      if (midInput && inputs.has(midInput)) {
+        inputs.addExamples(midInput, [twinMid]);
+        return mine;
+      }
+      if (!isTemplate(mid)) return mine.slice(0, start) + inputRef(newInput(path, [mid, twinMid])) + mine.slice(mineEnd);
+    } else if (isTemplate(mid) && withoutTemplates(mid) === withoutTemplates(twinMid)) {
+      return mine;
+    }
+    const values = [...(isTemplate(mine) ? [] : [mine]), ...observed(theirs)];
+    return inputRef(newInput(path, values, [mine, theirs]));
   };
 
   const pairs = twinNodes(plan, twin);
@@ -115,6 +154,54 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
     nodes,
     inputs_schema: inputs.toSchema(),
   };
+}
+
+const TEMPLATE = /\{\{[^{}]*\}\}/g;
+const WORD = /[\p{L}\p{N}_]/u;
+
+const withoutTemplates = (text: string) => text.replace(TEMPLATE, '');
+const hasTemplate = (value: unknown) => leaves(value).some((l) => isTemplate(l.value));
+
+/** Where each `{{ }}` template of a string starts and ends. */
+const templateSpans = (text: string) => [...text.matchAll(TEMPLATE)].map((m) => [m.index, m.index + m[0].length] as const);
+
+/**
+ * Where two different strings differ: [start, end in a, end in b] after their longest common
+ * prefix and suffix, widened so that no template, word or number is cut at either edge.
+ */
+function differingMiddle(a: string, b: string): [number, number, number] {
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let tail = 0;
+  while (tail < a.length - start && tail < b.length - start && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const cuts = (text: string, at: number) => WORD.test(text[at - 1] ?? '') && WORD.test(text[at] ?? '');
+  for (let moved = true; moved; ) {
+    moved = false;
+    for (const text of [a, b]) {
+      if (start > 0 && cuts(text, start)) {
+        start--;
+        moved = true;
+      }
+      for (const [from, to] of templateSpans(text)) {
+        if (from < start && start < to) {
+          start = from;
+          moved = true;
+        }
+      }
+      const end = text.length - tail;
+      if (tail > 0 && cuts(text, end)) {
+        tail--;
+        moved = true;
+      }
+      for (const [from, to] of templateSpans(text)) {
+        if (from < end && end < to) {
+          tail = text.length - to;
+          moved = true;
+        }
+      }
+    }
+  }
+  return [start, a.length - tail, b.length - tail];
 }
 
 /** Task phrasings of both, distinct, in order, at most MAX_PLAN_EXAMPLES; undefined when none. */

@@ -4,6 +4,7 @@
  * (a `data` edge and a `{{nodes.<id>.output.<path>}}` reference) instead of replaying the literal.
  */
 import type { PlanEdge, ToolNode } from '../domain/records';
+import { canonicalJson } from '../domain/canonical-json';
 import { isRefSafeId, isRefSafePath, isTemplate, isTraceable, leaves, outputRef, withLeaf, type JsonPath } from './json-leaves';
 
 type TracedNode = Pick<ToolNode, 'id' | 'args' | 'result' | 'timestamp' | 'depends_on'>;
@@ -62,14 +63,17 @@ function reaches(successors: ReadonlyArray<Set<number>>, from: number, to: numbe
 /**
  * Traces values from results to later args and rewrites the args as references.
  *
- * A leaf of a node's args that is traceable (see `isTraceable`) and equals a leaf of another
- * node's result is taken from that node: an ancestor through `depends_on`, else a node with an
- * earlier `timestamp` (never one the consumer already precedes, so no cycle; never itself). A
- * whole value becomes `{{nodes.<id>.output.<path>}}` (resolving to the JSON value, type kept);
- * occurrences inside a longer string become interpolated references, longest match first. When
- * several nodes produced the value, the nearest ancestor wins, then the shortest result path,
- * then the earlier node (for time-ordered producers: the most recent one). Each producer →
- * consumer pair gets one `data` edge, which replaces a `control` edge between the same pair.
+ * First, an array or object of a node's args holding a traceable leaf and equal (key order aside)
+ * to a whole result or to an array or object inside one becomes one reference to it (the outermost such value),
+ * chosen among producers by the rules below. Then, a leaf of the args left that is traceable
+ * (see `isTraceable`) and equals a leaf of another node's result is taken from that node: an
+ * ancestor through `depends_on`, else a node with an earlier `timestamp` (never one the
+ * consumer already precedes, so no cycle; never itself). A whole value becomes
+ * `{{nodes.<id>.output.<path>}}` (resolving to the JSON value, type kept); occurrences inside a
+ * longer string become interpolated references, longest match first. When several nodes
+ * produced the value, the nearest ancestor wins, then the shortest result path, then the
+ * earlier node (for time-ordered producers: the most recent one). Each producer → consumer pair
+ * gets one `data` edge, which replaces a `control` edge between the same pair.
  */
 export function traceDataFlow(nodes: readonly TracedNode[]): DataFlow {
   const index = new Map(nodes.map((n, i) => [n.id, i]));
@@ -82,6 +86,16 @@ export function traceDataFlow(nodes: readonly TracedNode[]): DataFlow {
       const key = valueKey(leaf.value);
       produced.set(key, [...(produced.get(key) ?? []), { node: i, path: leaf.path }]);
       if (typeof leaf.value === 'string') producedStrings[i]!.push({ value: leaf.value, path: leaf.path });
+    }
+  });
+
+  const producedCompound = new Map<string, Producer[]>();
+  nodes.forEach((node, i) => {
+    if (node.result === undefined || !isRefSafeId(node.id)) return;
+    for (const { path, value } of compounds(node.result)) {
+      if (!isRefSafePath(path)) continue;
+      const key = canonicalJson(value);
+      producedCompound.set(key, [...(producedCompound.get(key) ?? []), { node: i, path }]);
     }
   });
 
@@ -99,7 +113,7 @@ export function traceDataFlow(nodes: readonly TracedNode[]): DataFlow {
   nodes.forEach((node, c) => {
     let args: Record<string, unknown> = node.args;
     params.set(node.id, args);
-    if (produced.size === 0) return;
+    if (produced.size === 0 && producedCompound.size === 0) return;
     const ancestors = ancestorDistances(nodes, index, c);
     const at = instantMs(node.timestamp);
     /** Sort key of a producer for this consumer, or undefined when it may not feed it. */
@@ -127,7 +141,15 @@ export function traceDataFlow(nodes: readonly TracedNode[]): DataFlow {
       dataEdges.push({ from: nodes[p.node]!.id, to: node.id, kind: 'data' });
     };
 
-    for (const leaf of leaves(node.args)) {
+    // Whole arrays and objects first (outermost first), then the leaves left.
+    for (const { path, value } of compounds(node.args)) {
+      if (path.length === 0 || !isRefSafePath(path)) continue;
+      const from = best(producedCompound.get(canonicalJson(value)) ?? []);
+      if (!from || isUnder(args, path)) continue;
+      link(from);
+      args = withLeaf(args, path, outputRef(nodes[from.node]!.id, from.path)) as Record<string, unknown>;
+    }
+    for (const leaf of leaves(args)) {
       if (!isTraceable(leaf.value) || isTemplate(leaf.value)) continue;
       const whole = best(produced.get(valueKey(leaf.value)) ?? []);
       if (whole) {
@@ -147,6 +169,32 @@ export function traceDataFlow(nodes: readonly TracedNode[]): DataFlow {
       .map((dep): PlanEdge => ({ from: dep, to: node.id, kind: 'control' })),
   );
   return { params, edges: [...controls, ...dataEdges] };
+}
+
+/**
+ * Every array and object inside a JSON value (itself included) that holds a traceable leaf,
+ * outermost first: as for single leaves, `{"retries": 3}` or `[true]` equal by coincidence are
+ * no evidence of data flow.
+ */
+function compounds(value: unknown, path: JsonPath = [], out: Array<{ path: JsonPath; value: unknown }> = []) {
+  if (Array.isArray(value)) {
+    if (leaves(value).some((l) => isTraceable(l.value))) out.push({ path, value });
+    value.forEach((item, i) => compounds(item, [...path, i], out));
+  } else if (value !== null && typeof value === 'object') {
+    if (leaves(value).some((l) => isTraceable(l.value))) out.push({ path, value });
+    for (const [key, item] of Object.entries(value)) compounds(item, [...path, key], out);
+  }
+  return out;
+}
+
+/** Whether the value at `path` was already replaced by a reference (a string on the way down). */
+function isUnder(value: unknown, path: JsonPath): boolean {
+  let current = value;
+  for (const segment of path) {
+    if (typeof current === 'string') return true;
+    current = (current as Record<string | number, unknown>)[segment];
+  }
+  return typeof current === 'string';
 }
 
 function compareRanks(a: readonly number[], b: readonly number[]): number {

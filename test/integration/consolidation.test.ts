@@ -74,15 +74,18 @@ describe('plan graph consolidation', () => {
     expect(await plansFrom([id!])).toHaveLength(0);
   });
 
-  it('skips empty event kinds for the intent and falls back to "unknown"', async () => {
+  it('names a plan after the first event kind that names the task, else after its tools', async () => {
     const intent = uid('real');
-    const [named, unnamed] = await store([
-      episode('', chain3(uid('t')), { kinds: ['', '   ', intent] }),
-      episode('', chain3(uid('t')), { kinds: ['', ' '] }),
+    const [unnamedTools, chatTools] = [uid('t'), uid('t')];
+    const [named, unnamed, chat] = await store([
+      episode('', chain3(uid('t')), { kinds: ['', '   ', 'user_message', intent] }),
+      episode('', chain3(unnamedTools), { kinds: ['', ' '] }),
+      episode('', chain3(chatTools), { kinds: ['user_message', 'assistant_message', 'tool_call'] }),
     ]);
     await pass();
     expect(planOf((await plansFrom([named!]))[0]!).intent).toBe(intent);
-    expect(planOf((await plansFrom([unnamed!]))[0]!).intent).toBe('unknown');
+    expect(planOf((await plansFrom([unnamed!]))[0]!).intent).toBe(`${unnamedTools}_fetch_${unnamedTools}_parse_${unnamedTools}_store`);
+    expect(planOf((await plansFrom([chat!]))[0]!).intent).toBe(`${chatTools}_fetch_${chatTools}_parse_${chatTools}_store`);
   });
 
   it('consolidates a failed episode with failure_rate 1', async () => {

@@ -145,3 +145,74 @@ describe('anti-unification of twins', () => {
     expect(new Set(plan.examples).size).toBe(MAX_PLAN_EXAMPLES);
   });
 });
+
+describe('anti-unification of strings holding references', () => {
+  /** Composes "Hi <name>, your order <N> has shipped." where <name> comes from the lookup. */
+  const mailEpisode = (customer: string, name: string, order: number): EpisodicPayload =>
+    episodicPayloadSchema.parse({
+      kind: 'episodic',
+      timeline: [{ t: 1000, event_kind: 'notify_shipping' }],
+      tool_graph: [
+        { id: 'lookup', tool: 'crm_lookup', args: { customer }, result: { name, email: `${name.toLowerCase()}@mail.example` }, timestamp: 1000 },
+        { id: 'compose', tool: 'compose_email', args: { body: `Hi ${name}, your order ${order} has shipped.` }, depends_on: ['lookup'], timestamp: 2000 },
+        { id: 'send', tool: 'send_email', args: { to: `${name.toLowerCase()}@mail.example` }, depends_on: ['compose', 'lookup'], timestamp: 3000 },
+      ],
+      outcome: 'success',
+    });
+  const body = (p: ReturnType<typeof planFromEpisode>) => p.nodes.find((n) => n.id === 'compose')!.params.body;
+  const bodyExamples = (p: ReturnType<typeof planFromEpisode>) =>
+    (p.inputs_schema as { properties: Record<string, { examples: unknown[] }> }).properties.body?.examples;
+
+  it('turns the differing literal beside a reference into an input and keeps the reference', () => {
+    const a = planFromEpisode(mailEpisode('cust-1', 'Alice', 48213), 'p', NOW);
+    const b = planFromEpisode(mailEpisode('cust-2', 'Bruno', 99120), 'q', NOW);
+    const c = planFromEpisode(mailEpisode('cust-3', 'Chiara', 30077), 'r', NOW);
+    expect(body(a)).toBe('Hi {{nodes.lookup.output.name}}, your order 48213 has shipped.');
+    const ab = antiUnify(a, b);
+    expect(body(ab)).toBe('Hi {{nodes.lookup.output.name}}, your order {{inputs.body}} has shipped.');
+    expect(bodyExamples(ab)).toEqual(['48213', '99120']);
+    // A third twin only adds its value as an example.
+    const abc = antiUnify(ab, c);
+    expect(body(abc)).toBe(body(ab));
+    expect(generalisationKey(abc)).toBe(generalisationKey(ab));
+    expect(bodyExamples(abc)).toEqual(['48213', '99120', '30077']);
+    expect(parsePlanGraph(abc).ok).toBe(true);
+    // Identical template strings stay as they are.
+    const same = antiUnify(a, planFromEpisode(mailEpisode('cust-1', 'Dmitri', 48213), 's', NOW));
+    expect(same.nodes.map((n) => n.params)).toEqual(a.nodes.map((n) => n.params));
+  });
+
+  it('does not split a number or a word between the constant and the input', () => {
+    const a = planFromEpisode(mailEpisode('cust-1', 'Alice', 48213), 'p', NOW);
+    const b = planFromEpisode(mailEpisode('cust-2', 'Bruno', 40217), 'q', NOW);
+    expect(body(antiUnify(a, b))).toBe('Hi {{nodes.lookup.output.name}}, your order {{inputs.body}} has shipped.');
+    expect(bodyExamples(antiUnify(a, b))).toEqual(['48213', '40217']);
+  });
+
+  it('makes the whole param an input when the difference cuts through a reference', () => {
+    const a = planFromEpisode(mailEpisode('cust-1', 'Alice', 48213), 'p', NOW);
+    // A twin (same structure) whose body holds no reference: its name did not come from the lookup.
+    const b = { ...a, nodes: a.nodes.map((n) => (n.id === 'compose' ? { ...n, params: { body: 'Hi Bruno, your order 99120 has shipped.' } } : n)) };
+    expect(body(b)).toBe('Hi Bruno, your order 99120 has shipped.');
+    const merged = antiUnify(a, b);
+    expect(body(merged)).toBe('{{inputs.body}}');
+    expect(bodyExamples(merged)).toEqual(['Hi Bruno, your order 99120 has shipped.']);
+    // The other way round too: the plan's literal is no reason to keep the twin's difference out.
+    expect(body(antiUnify(b, a))).toBe('{{inputs.body}}');
+    expect(bodyExamples(antiUnify(b, a))).toEqual(['Hi Bruno, your order 99120 has shipped.']);
+  });
+
+  it('keeps the plan’s references when the twins differ in references alone', () => {
+    const a = planFromEpisode(mailEpisode('cust-1', 'Alice', 48213), 'p', NOW);
+    const other = { ...a, nodes: a.nodes.map((n) => (n.id === 'compose' ? { ...n, params: { body: 'Hi {{nodes.lookup.output.email}}, your order 48213 has shipped.' } } : n)) };
+    expect(body(antiUnify(a, other))).toBe(body(a));
+  });
+
+  it('turns arrays of different lengths into an input', () => {
+    const a = planFromEpisode(setupEpisode('https://git.example/acme/api', 'main'), 'p', NOW);
+    const withTags = (p: typeof a, tags: string[]) => ({ ...p, nodes: p.nodes.map((n, i) => (i === 0 ? { ...n, params: { ...n.params, tags } } : n)) });
+    const merged = antiUnify(withTags(a, ['alpha']), withTags(a, ['alpha', 'beta']));
+    expect(merged.nodes[0]!.params.tags).toBe('{{inputs.tags}}');
+    expect(merged.inputs_schema).toMatchObject({ properties: { tags: { examples: [['alpha'], ['alpha', 'beta']] } } });
+  });
+});

@@ -110,3 +110,43 @@ describe('value provenance', () => {
     expect(flow.params.get('b')).toEqual({ x: 'dotted-key', y: '{{nodes.a.output.ok}}' });
   });
 });
+
+describe('value provenance of whole arrays and objects', () => {
+  it('passes an array or object taken from a result as one reference, before tracing leaves', () => {
+    const flow = trace([
+      { id: 'load_a', result: { rows: [{ id: 1, v: 'alpha' }], path: 'a.csv', opts: { retries: 3 } } },
+      { id: 'load_b', result: { rows: [{ id: 2, v: 'bravo' }], meta: { source: 'b.csv', rows: 1 } } },
+      {
+        id: 'merge',
+        args: { left: [{ id: 1, v: 'alpha' }], right: [{ v: 'bravo', id: 2 }], meta: { rows: 1, source: 'b.csv' }, out: 'a.csv', opts: { retries: 3 } },
+        depends_on: ['load_a', 'load_b'],
+      },
+    ]);
+    expect(flow.params.get('merge')).toEqual({
+      left: '{{nodes.load_a.output.rows}}',
+      right: '{{nodes.load_b.output.rows}}',
+      meta: '{{nodes.load_b.output.meta}}',
+      out: '{{nodes.load_a.output.path}}',
+      // Equal by coincidence, with nothing distinctive in it: no evidence of data flow.
+      opts: { retries: 3 },
+    });
+    expect(flow.edges).toEqual([
+      { from: 'load_a', to: 'merge', kind: 'data' },
+      { from: 'load_b', to: 'merge', kind: 'data' },
+    ]);
+  });
+
+  it('references a whole result, and never an empty array or object', () => {
+    const flow = trace([
+      { id: 'list', result: ['issue-1', 'issue-2'] },
+      { id: 'empty', result: { items: [], opts: {} }, depends_on: ['list'] },
+      { id: 'close', args: { ids: ['issue-1', 'issue-2'], items: [], opts: {} }, depends_on: ['empty'] },
+    ]);
+    expect(flow.params.get('close')).toEqual({ ids: '{{nodes.list.output}}', items: [], opts: {} });
+    expect(flow.edges).toEqual([
+      { from: 'list', to: 'empty', kind: 'control' },
+      { from: 'empty', to: 'close', kind: 'control' },
+      { from: 'list', to: 'close', kind: 'data' },
+    ]);
+  });
+});
