@@ -7,6 +7,7 @@ import type { EpisodicPayload, PlanGraphPayload } from '../domain/records';
 import { canonicalNames } from '../domain/structure';
 import { inputRef, inputRefName, InputSet, keyHint } from './input-schema';
 import { canonicalJson } from '../domain/canonical-json';
+import { TEMPLATE } from '../domain/refs';
 import { isTemplate, isTraceable, leaves, withLeaf, type JsonPath } from './json-leaves';
 
 /** Most task phrasings a plan keeps as `examples`. */
@@ -96,10 +97,7 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
     if (isScalar(mine)) {
       const values = observed(theirs);
       if (values.length === 0 && !inputRefName(theirs)) return mine;
-      const pair = JSON.stringify([mine, theirs]);
-      const name = byPair.get(pair) ?? inputs.add(keyHint(path), [mine, ...values]);
-      byPair.set(pair, name);
-      return inputRef(name);
+      return inputRef(newInput(path, [mine, ...values], [mine, theirs]));
     }
     if (Array.isArray(mine)) {
       if (!Array.isArray(theirs)) return mine;
@@ -156,7 +154,6 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
   };
 }
 
-const TEMPLATE = /\{\{[^{}]*\}\}/g;
 const WORD = /[\p{L}\p{N}_]/u;
 
 const withoutTemplates = (text: string) => text.replace(TEMPLATE, '');

@@ -22,7 +22,8 @@ export type ParsedRef =
   | { root: 'item'; path: string[] }
   | { root: 'index'; path: [] };
 
-const TEMPLATE = /\{\{\s*([^{}]+?)\s*\}\}/g;
+/** One `{{ … }}` template inside a string (global: use with matchAll or replace). */
+export const TEMPLATE = /\{\{\s*([^{}]+?)\s*\}\}/g;
 const WHOLE_TEMPLATE = /^\{\{\s*([^{}]+?)\s*\}\}$/;
 
 /** Parses a reference; node ids may contain dots, so the longest known id wins. */
