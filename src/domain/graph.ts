@@ -6,6 +6,7 @@ import { checkGuard, isEmptyGuard } from './guards';
 import { planGraphPayloadSchema, type Duration, type PlanGraphPayload, type PlanNode } from './records';
 import { findCycle, indexGraph } from './graph-index';
 import { durationMs, localExecutionProblems } from './node-execution';
+import { startCheckIssues } from './start-checks';
 import { BUILTIN_EXECUTOR_OPS } from './approvals';
 import { approvalIssues } from './approval-validation';
 import { checkForEach } from './map-node';
@@ -52,42 +53,10 @@ export interface ValidateOptions {
    */
   inputsSchemaIssues?: (schema: Record<string, unknown>) => PlanIssue[];
   /**
-   * Checks what Temporal refuses only inside a run, where the run would hang on failing workflow
-   * tasks: id lengths and retry intervals. Writers and starters check it; workflows do not, so runs
-   * started before it replay unchanged.
+   * Runs the checks added after runs were already in flight (start-checks.ts): writers and
+   * starters pass it, workflows do not, so the histories of runs started before replay unchanged.
    */
-  temporalLimits?: boolean;
-}
-
-/**
- * Longest node id and task queue name. Temporal allows 1,000 characters per id, and a node id
- * grows inside a run: map items add `[index]`, a sub-plan's child run is `<run id>/<node id>`.
- */
-export const MAX_NODE_ID_LENGTH = 200;
-export const MAX_TASK_QUEUE_LENGTH = 200;
-
-/** What Temporal would refuse only once the run schedules the node (see ValidateOptions.temporalLimits). */
-function temporalLimitIssues(plan: PlanGraphPayload): PlanIssue[] {
-  return plan.nodes.flatMap((node, i): PlanIssue[] => {
-    const issues: PlanIssue[] = [];
-    const at = `nodes[${i}]`;
-    if (node.id.length > MAX_NODE_ID_LENGTH) {
-      issues.push({ code: 'invalid_schema', path: `${at}.id`, message: `${at}.id: a node id is at most ${MAX_NODE_ID_LENGTH} characters (this one has ${node.id.length})` });
-    }
-    const queue = node.policy?.task_queue;
-    if (queue !== undefined && queue.length > MAX_TASK_QUEUE_LENGTH) {
-      issues.push({ code: 'invalid_schema', path: `${at}.policy.task_queue`, message: `node "${node.id.slice(0, 40)}": task_queue is at most ${MAX_TASK_QUEUE_LENGTH} characters` });
-    }
-    const retry = node.policy?.retry;
-    if (retry?.initial_interval !== undefined && retry.maximum_interval !== undefined && durationMs(retry.maximum_interval) < durationMs(retry.initial_interval)) {
-      issues.push({
-        code: 'invalid_duration',
-        path: `${at}.policy.retry.maximum_interval`,
-        message: `node "${node.id.slice(0, 40)}": retry.maximum_interval ${JSON.stringify(retry.maximum_interval)} is shorter than initial_interval ${JSON.stringify(retry.initial_interval)}`,
-      });
-    }
-    return issues;
-  });
+  startChecks?: boolean;
 }
 
 /** A node's policy durations by field name (retry intervals under `retry.`). */
@@ -175,7 +144,7 @@ export function validatePlanGraph(plan: PlanGraphPayload, options: ValidateOptio
   if (timeout !== undefined && !(durationMs(timeout) > 0)) issues.push(durationIssue('constraints.timeout', 'the run\'s timeout', timeout));
   issues.push(...approvalIssues(plan));
   issues.push(...(options.inputsSchemaIssues?.(plan.inputs_schema) ?? []));
-  if (options.temporalLimits) issues.push(...temporalLimitIssues(plan));
+  if (options.startChecks) issues.push(...startCheckIssues(plan));
 
   const index = indexGraph(plan.nodes, plan.edges);
   // Report node-disjoint cycles one by one: each found cycle's nodes are set aside and the rest searched again.

@@ -67,7 +67,7 @@ export async function runPlan(deps: RunPlanDeps, request: RunPlanRequest): Promi
     if (!found) throw new DomainError('not_found', `no plan ${request.plan.id}`, { id: request.plan.id });
     record = found;
   } else {
-    const parsed = parsePlanGraph(request.plan.payload, { knownOps, inputsSchemaIssues, temporalLimits: true });
+    const parsed = parsePlanGraph(request.plan.payload, { knownOps, inputsSchemaIssues, startChecks: true });
     if (!parsed.ok) {
       throw new DomainError('invalid_plan', `invalid plan graph: ${parsed.issues.map((i) => i.message).join('; ')}`, { issues: parsed.issues });
     }

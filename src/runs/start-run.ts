@@ -117,7 +117,7 @@ export async function startPlanRun(options: StartRunOptions): Promise<WorkflowHa
   const payload = record.payload;
   const { opener } = options;
   // Plans stored before writes checked inputs_schema may hold one that does not compile.
-  const issues = validatePlanGraph(payload, { knownOps: options.knownOps ?? (opener && new Set(opener.registry.keys())), inputsSchemaIssues, temporalLimits: true });
+  const issues = validatePlanGraph(payload, { knownOps: options.knownOps ?? (opener && new Set(opener.registry.keys())), inputsSchemaIssues, startChecks: true });
   if (issues.length > 0) {
     throw new DomainError('invalid_plan', `plan ${record.id} is not runnable: ${issues.map((i) => i.message).join("; ")}`, { issues });
   }

@@ -64,7 +64,7 @@ export function nextVersion(version: string): string {
 function validPayload(input: unknown, fill: { plan_id?: string; version?: string }): PlanGraphPayload {
   const raw = typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
   // An inputs_schema that does not compile is refused here: stored, it would fail every run.
-  const result = parsePlanGraph({ kind: 'plan_graph', ...raw, ...stripUndefined(fill) }, { inputsSchemaIssues, temporalLimits: true });
+  const result = parsePlanGraph({ kind: 'plan_graph', ...raw, ...stripUndefined(fill) }, { inputsSchemaIssues, startChecks: true });
   if (!result.ok) {
     throw new DomainError('invalid_plan', `invalid plan graph: ${result.issues.map((i) => i.message).join('; ')}`, { issues: result.issues });
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findCycle, indexGraph, MAX_NODE_ID_LENGTH, MAX_TASK_QUEUE_LENGTH, parsePlanGraph, topologicalOrder, validatePlanGraph, type PlanIssue } from '../../src/domain/graph';
+import { findCycle, indexGraph, parsePlanGraph, topologicalOrder, validatePlanGraph, type PlanIssue } from '../../src/domain/graph';
+import { MAX_NODE_ID_LENGTH, MAX_TASK_QUEUE_LENGTH } from '../../src/domain/start-checks';
 import { planGraphPayloadSchema, type PlanGraphPayload, type PlanGraphPayloadInput } from '../../src/domain/records';
 
 type Spec = Pick<PlanGraphPayloadInput, 'nodes'> & Partial<PlanGraphPayloadInput>;
@@ -194,7 +195,7 @@ describe('durations and reserved ids', () => {
     expect(issues[0]!.message).toBe('node "a": start_to_close_timeout "0s" is not a positive duration such as "250ms", "1.5s", "5m" or "2h"');
   });
 
-  it('with temporalLimits, refuses what Temporal would refuse only inside the run (ids, queue names, retry intervals)', () => {
+  it('with startChecks, refuses what would fail only inside the run (ids, queue names, retry intervals, an approval for_each)', () => {
     const plan = planGraphPayloadSchema.parse({
       kind: 'plan_graph',
       plan_id: 'p',
@@ -204,14 +205,16 @@ describe('durations and reserved ids', () => {
         { id: 'q', op: 'noop', policy: { task_queue: 't'.repeat(MAX_TASK_QUEUE_LENGTH + 1) } },
         { id: 'r', op: 'noop', policy: { retry: { initial_interval: '2s', maximum_interval: '1s' } } },
         { id: 'n'.repeat(MAX_NODE_ID_LENGTH), op: 'noop', policy: { task_queue: 'ok', retry: { initial_interval: '1s', maximum_interval: '1s' } } },
+        { id: 'ok', op: 'approval', for_each: '{{inputs.items}}', params: { prompt: 'ok?' } },
       ],
     });
     // Workflows validate without it: runs started before these checks replay unchanged.
     expect(validatePlanGraph(plan)).toEqual([]);
-    expect(validatePlanGraph(plan, { temporalLimits: true }).map((i) => [i.code, i.path])).toEqual([
+    expect(validatePlanGraph(plan, { startChecks: true }).map((i) => [i.code, i.path])).toEqual([
       ['invalid_schema', 'nodes[0].id'],
       ['invalid_schema', 'nodes[1].policy.task_queue'],
       ['invalid_duration', 'nodes[2].policy.retry.maximum_interval'],
+      ['invalid_approval', 'nodes[4].for_each'],
     ]);
   });
 
