@@ -11,7 +11,7 @@ import { NODE_ERROR_TYPES } from '../src/domain/run-state';
 const DEFAULT_NODE_RETRY = { maximumAttempts: 3, initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s' } as const;
 const ALWAYS_NON_RETRYABLE = [NODE_ERROR_TYPES.invalidParams, NODE_ERROR_TYPES.unknownOp, NODE_ERROR_TYPES.outputTooLarge];
 
-function retryPolicy(node: PlanNode): NonNullable<ActivityOptions['retry']> {
+export function retryPolicy(node: PlanNode): NonNullable<ActivityOptions['retry']> {
   const retry = node.policy?.retry ?? {};
   return {
     maximumAttempts: retry.maximum_attempts ?? DEFAULT_NODE_RETRY.maximumAttempts,

@@ -10,7 +10,7 @@ import { resolveTemplates } from '../src/domain/refs';
 import { NODE_ERROR_TYPES, type NodeActivityInput, type NodeActivityResult, type NodeError } from '../src/domain/run-state';
 import type { CompositeResult } from './map-node';
 import { describeFailure } from './node-failure';
-import { activityOptions, localActivityOptions } from './node-options';
+import { activityOptions, localActivityOptions, retryPolicy } from './node-options';
 import type { PlanRun } from './plan-run';
 
 const now = () => new Date().toISOString();
@@ -120,7 +120,7 @@ export class NodeScheduler {
       this.options.run.finish(node.id, 'cancelled', now(), { reason: this.stopReason() });
       return;
     }
-    const { error, attempts } = describeFailure(err);
+    const { error, attempts } = describeFailure(err, retryPolicy(node).maximumAttempts);
     this.failed(node, error, attempts);
   }
 

@@ -100,6 +100,14 @@ describe('local nodes', () => {
     expect(failureType(error)).toBe('TimeoutFailure');
   });
 
+  it('counts the attempts of an activity node that timed out until its retries ran out (a timeout carries no attempt of its own)', async () => {
+    const { status } = await runPlan({
+      nodes: [{ id: 'stuck', op: 'timed', params: { ms: 5000 }, policy: { execution: 'activity', start_to_close_timeout: '300ms', retry: { maximum_attempts: 2, initial_interval: '50ms' } } }],
+    });
+    expect(status.state).toBe('failed');
+    expect(byId(status).stuck).toMatchObject({ state: 'failed', execution: 'activity', attempts: 2, error: { type: 'TimeoutFailure' } });
+  });
+
   it('refuses before start a local node that could run long, naming the node and the cap', async () => {
     const record = await store({
       nodes: [{ id: 'long', op: 'sleep', params: { ms: 60_000 }, policy: { execution: 'local', start_to_close_timeout: '5m' } }],
