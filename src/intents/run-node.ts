@@ -24,7 +24,10 @@ export const runNodeSchema = z.object({
   state: z.string(),
   /** As written in the plan the run is pinned to. */
   params: z.record(z.string(), z.unknown()),
-  /** As the executor passed them to the op; null while the node has not started (or never will). */
+  /**
+   * As the executor passed them to the op; null while the node has not started (or never will),
+   * and for a map node, whose every item gets its own.
+   */
   resolved_params: z.record(z.string(), z.unknown()).nullable(),
   guards: z.record(z.string(), z.unknown()),
   policy: z.record(z.string(), z.unknown()).nullable(),
@@ -114,7 +117,8 @@ export function createRunNodeReader(deps: { client: Client; viewer: Pick<RunView
       const preds = index.preds.get(nodeId) ?? { data: [], control: [] };
       // A partitioned run details only its current partition: resolving needs every predecessor's output there.
       const known = !status?.partitioned || [...preds.data, ...preds.control].every((p) => statuses.has(p));
-      if (STARTED.has(state) && detailed && known) {
+      // A map node's params are resolved per item (`{{item}}`, `{{index}}`): there is no one answer.
+      if (STARTED.has(state) && detailed && known && node.for_each === undefined) {
         const nodes: Record<string, { state: string; output?: unknown }> = {};
         for (const pred of new Set([...preds.data, ...preds.control])) {
           const s = statuses.get(pred);

@@ -79,6 +79,17 @@ describe('GET /v1/runs', () => {
 });
 
 describe('GET /v1/runs/:workflow_id/nodes(/:node_id)', () => {
+  it('shows no one resolution of a map node\'s params: each item got its own', async () => {
+    const plan = await storePlan(ctx.services.records, {
+      intent: uid('map-resolve'),
+      nodes: [{ id: 'm', op: 'echo', for_each: '{{inputs.names}}', params: { who: '{{item}}' } }],
+      edges: [],
+    });
+    const workflowId = await ctx.withWorker(() => runToEnd(plan.id, lowKey, { names: ['Bo', 'Cy'] }));
+    const m = (await ctx.call('GET', `/v1/runs/${workflowId}/nodes/m`, undefined, lowKey)).json();
+    expect(m).toMatchObject({ state: 'succeeded', params: { who: '{{item}}' }, resolved_params: null });
+  });
+
   it('answers the params as declared and as the executor resolved them; pending or hidden is honest', async () => {
     const plan = await storePlan(ctx.services.records, {
       intent: uid('resolve'),
