@@ -10,7 +10,6 @@ import { APPROVAL_DECISIONS, APPROVAL_REFUSALS, approvalUpdate, type ApprovalDec
 import { approvalDecisionSchema, approvalWaitSchema } from '../domain/approval-schemas';
 import { DomainError } from '../domain/errors';
 import { effectiveTrust, type Principal } from '../domain/principal';
-import { statusQuery } from '../domain/run-state';
 import type { RunViewer } from '../intents/run-view';
 
 export const approvalBodySchema = z
@@ -38,7 +37,7 @@ const REFUSAL_CODES: Record<string, 'not_found' | 'bad_request' | 'conflict'> = 
   invalid_params: 'bad_request',
 };
 
-export function createApprover(deps: { client: Client; viewer: Pick<RunViewer, 'describe'> }) {
+export function createApprover(deps: { client: Client; viewer: Pick<RunViewer, 'describe' | 'view'> }) {
   /** The running run the caller may run; 404 when it may not, 409 when it is closed. */
   async function runningRun(workflowId: string, principal: Principal) {
     const { description } = await deps.viewer.describe(workflowId, effectiveTrust(principal));
@@ -65,11 +64,13 @@ export function createApprover(deps: { client: Client; viewer: Pick<RunViewer, '
       }
     },
 
-    /** What a running run waits for, and what was decided. */
+    /** What a run waits for, and what was decided (a closed run waits for nothing: its result's decisions). */
     async list(workflowId: string, principal: Principal): Promise<ApprovalList> {
-      const handle = await runningRun(workflowId, principal);
-      const status = await handle.query(statusQuery);
-      return { workflow_id: workflowId, waiting_for: status.waiting_for ?? [], approvals: status.approvals ?? [] };
+      const view = await deps.viewer.view(workflowId, effectiveTrust(principal));
+      if (view.state !== 'running') return { workflow_id: workflowId, waiting_for: [], approvals: view.result?.approvals ?? [] };
+      // The view's live status is the run's status query, answered by a worker.
+      if (!view.status) throw new DomainError('unavailable', `run ${workflowId}: ${view.status_error ?? 'no live status'}`, { workflow_id: workflowId });
+      return { workflow_id: workflowId, waiting_for: view.status.waiting_for ?? [], approvals: view.status.approvals ?? [] };
     },
   };
 }

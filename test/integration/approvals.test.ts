@@ -96,8 +96,11 @@ describe('approval nodes', () => {
     expect(nodes.deploy!.output).toMatchObject({ approver: 'approver' });
     expect(final.result!.approvals).toHaveLength(1);
     expect(final.result!.waiting_for).toBeUndefined();
-    // Decided and closed: a second decision is a conflict.
+    // Decided and closed: a second decision is a conflict; the list shows the decision, nothing waiting.
     expect((await decide(id, 'ok', { decision: 'approve' })).statusCode).toBe(409);
+    const afterwards = await ctx.call('GET', `/v1/runs/${id}/approvals`, undefined, key);
+    expect(afterwards.statusCode, afterwards.body).toBe(200);
+    expect(afterwards.json()).toMatchObject({ workflow_id: id, waiting_for: [], approvals: [{ node_id: 'ok', decision: 'approve', by: 'approver' }] });
   });
 
   it('a rejection fails the node with approval_rejected and the run with it (fail_fast cancels what waits on it)', async () => {
