@@ -87,66 +87,84 @@ export interface HttpOpOptions {
   allowedHosts: readonly string[];
 }
 
+const httpParams = z.object({
+  url: z.url({ protocol: /^https?$/ }),
+  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']).default('GET'),
+  headers: z.record(z.string(), z.string()).default({}),
+  body: z.unknown().optional(),
+  timeout_ms: z.number().int().min(1).max(300_000).default(10_000),
+  max_response_bytes: z.number().int().min(1).max(1_000_000).default(256_000),
+  fail_on_status: z.boolean().default(true),
+});
+type HttpParams = z.infer<typeof httpParams>;
+
+/** How often a waiting HTTP request heartbeats (Temporal throttles what it sends on). */
+const HTTP_HEARTBEAT_MS = 1_000;
+
 /** An HTTP request with a timeout and a response-size cap, limited to allowed hosts. */
 export function createHttpRequestOp(options: HttpOpOptions) {
   return defineOp({
     name: 'http_request',
     description: 'Makes an HTTP request; returns {status, headers, body}.',
-    params: z.object({
-      url: z.url({ protocol: /^https?$/ }),
-      method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']).default('GET'),
-      headers: z.record(z.string(), z.string()).default({}),
-      body: z.unknown().optional(),
-      timeout_ms: z.number().int().min(1).max(300_000).default(10_000),
-      max_response_bytes: z.number().int().min(1).max(1_000_000).default(256_000),
-      fail_on_status: z.boolean().default(true),
-    }),
+    params: httpParams,
     run: async (p, ctx) => {
       const host = new URL(p.url).hostname.toLowerCase();
       if (options.allowedHosts.length > 0 && !options.allowedHosts.includes(host)) {
         throw ApplicationFailure.nonRetryable(`host "${host}" is not in HTTP_OP_ALLOWED_HOSTS`, 'host_not_allowed');
       }
-      const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(p.timeout_ms)]);
-      const hasBody = p.body !== undefined && p.method !== 'GET' && p.method !== 'HEAD';
-      const response = await fetch(p.url, {
-        method: p.method,
-        headers: hasBody && typeof p.body !== 'string' ? { 'content-type': 'application/json', ...p.headers } : p.headers,
-        body: hasBody ? (typeof p.body === 'string' ? p.body : JSON.stringify(p.body)) : undefined,
-        signal,
-        // A followed redirect would reach a host the allowlist never checked: return the 3xx instead.
-        redirect: options.allowedHosts.length > 0 ? 'manual' : 'follow',
-      });
-      const reader = response.body?.getReader();
-      const chunks: Uint8Array[] = [];
-      let size = 0;
-      while (reader) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        size += value.byteLength;
-        if (size > p.max_response_bytes) {
-          await reader.cancel();
-          throw ApplicationFailure.nonRetryable(`response from ${host} exceeds ${p.max_response_bytes} bytes`, 'response_too_large');
-        }
-        chunks.push(value);
+      // Temporal tells an activity it is cancelled only in the answer to a heartbeat: without
+      // them a cancelled run's request ran on to its end.
+      ctx.heartbeat();
+      const beating = setInterval(() => ctx.heartbeat(), HTTP_HEARTBEAT_MS);
+      try {
+        return await sendHttp(p, host, AbortSignal.any([ctx.signal, AbortSignal.timeout(p.timeout_ms)]), options);
+      } finally {
+        clearInterval(beating);
       }
-      const text = Buffer.concat(chunks).toString('utf8');
-      let body: unknown = text;
-      if ((response.headers.get('content-type') ?? '').includes('json')) {
-        try {
-          body = JSON.parse(text);
-        } catch {
-          body = text;
-        }
-      }
-      if (p.fail_on_status && response.status >= 400) {
-        // 4xx will not get better by retrying; 5xx might.
-        const message = `${p.method} ${p.url} answered ${response.status}`;
-        if (response.status < 500) throw ApplicationFailure.nonRetryable(message, 'http_status');
-        throw ApplicationFailure.retryable(message, 'http_status');
-      }
-      return { status: response.status, headers: Object.fromEntries(response.headers), body };
     },
   });
+}
+
+/** Sends the request and reads the answer, at most `max_response_bytes` of it. */
+async function sendHttp(p: HttpParams, host: string, signal: AbortSignal, options: HttpOpOptions) {
+  const hasBody = p.body !== undefined && p.method !== 'GET' && p.method !== 'HEAD';
+  const response = await fetch(p.url, {
+    method: p.method,
+    headers: hasBody && typeof p.body !== 'string' ? { 'content-type': 'application/json', ...p.headers } : p.headers,
+    body: hasBody ? (typeof p.body === 'string' ? p.body : JSON.stringify(p.body)) : undefined,
+    signal,
+    // A followed redirect would reach a host the allowlist never checked: return the 3xx instead.
+    redirect: options.allowedHosts.length > 0 ? 'manual' : 'follow',
+  });
+  const reader = response.body?.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (reader) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > p.max_response_bytes) {
+      await reader.cancel();
+      throw ApplicationFailure.nonRetryable(`response from ${host} exceeds ${p.max_response_bytes} bytes`, 'response_too_large');
+    }
+    chunks.push(value);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  let body: unknown = text;
+  if ((response.headers.get('content-type') ?? '').includes('json')) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = text;
+    }
+  }
+  if (p.fail_on_status && response.status >= 400) {
+    // 4xx will not get better by retrying; 5xx might.
+    const message = `${p.method} ${p.url} answered ${response.status}`;
+    if (response.status < 500) throw ApplicationFailure.nonRetryable(message, 'http_status');
+    throw ApplicationFailure.retryable(message, 'http_status');
+  }
+  return { status: response.status, headers: Object.fromEntries(response.headers), body };
 }
 
 /** Every built-in op, configured. */

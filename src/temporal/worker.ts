@@ -97,6 +97,9 @@ function workflowCodeAndInterceptors(deps: WorkerDeps, tracing: Tracing | undefi
   };
 }
 
+/** At most one heartbeat per running activity this often, unless its node sets heartbeat_timeout. */
+const HEARTBEAT_THROTTLE = '2s';
+
 /** Creates (does not run) a worker on the configured task queue. */
 export async function createWorker(deps: WorkerDeps): Promise<Worker> {
   const code = workflowCodeAndInterceptors(deps, activeTracing());
@@ -112,6 +115,9 @@ export async function createWorker(deps: WorkerDeps): Promise<Worker> {
     // Drain on shutdown: the SDK's default of 0 cancels running activities at once, so a deploy
     // would fail (and retry elsewhere) every node in flight.
     shutdownGraceTime: deps.config.WORKER_SHUTDOWN_GRACE_MS,
+    // A run's cancellation reaches an activity in the answer to its heartbeat: the SDK's default
+    // of one heartbeat per 30 s (nodes without heartbeat_timeout) left a cancelled node running that long.
+    defaultHeartbeatThrottleInterval: HEARTBEAT_THROTTLE,
     ...deps.extra,
   });
 }

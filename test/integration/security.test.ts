@@ -9,7 +9,7 @@ import { hashKey } from '../../src/store/api-keys';
 import { buildApi } from '../../src/api/server';
 import { startPlanRun } from '../../src/runs/start-run';
 import { createApiTestContext, type ApiTestContext } from './api-harness';
-import { byId, settle } from './executor-helpers';
+import { byId, settle, until } from './executor-helpers';
 import { uid } from './harness';
 import { storePlan } from './plans';
 import { runCli } from './cli-process';
@@ -79,6 +79,11 @@ describe('security: the HTTP op honours HTTP_OP_ALLOWED_HOSTS', () => {
   beforeAll(async () => {
     server = createServer((req, res) => {
       hits.push(req.url ?? '');
+      if (req.url === '/slow') {
+        // Never answers: only the client going away ends the request.
+        req.on('close', () => hits.push('/slow closed'));
+        return;
+      }
       if (req.url === '/redirect') {
         res.writeHead(302, { location: `http://localhost:${(server.address() as { port: number }).port}/secret` });
         res.end();
@@ -90,12 +95,31 @@ describe('security: the HTTP op honours HTTP_OP_ALLOWED_HOSTS', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => new Promise<void>((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  }));
 
   async function runHttp(path: string, allowedHosts: string[]) {
     const record = await storePlan(ctx.db, { intent: uid('http'), nodes: [{ id: 'call', op: 'http_request', params: { url: `${base}${path}` } }] });
     return ctx.withWorker(async () => settle(await startPlanRun({ client: ctx.client, taskQueue: ctx.taskQueue, record })), { HTTP_OP_ALLOWED_HOSTS: allowedHosts });
   }
+
+  it('stops a request when its run is cancelled: the op heartbeats, so the cancellation reaches it', async () => {
+    const record = await storePlan(ctx.db, {
+      intent: uid('http-cancel'),
+      nodes: [{ id: 'call', op: 'http_request', params: { url: `${base}/slow`, timeout_ms: 120_000 } }],
+    });
+    await ctx.withWorker(async () => {
+      const handle = await startPlanRun({ client: ctx.client, taskQueue: ctx.taskQueue, record });
+      const seen = (hit: string) => until(async () => hits.includes(hit), Boolean, hit);
+      await seen('/slow');
+      await handle.cancel();
+      // Without heartbeats the request would run on for its 120 s timeout.
+      await seen('/slow closed');
+      expect((await settle(handle)).status.state).toBe('cancelled');
+    });
+  });
 
   it('calls a listed host', async () => {
     const { status } = await runHttp('/ok', ['127.0.0.1']);
