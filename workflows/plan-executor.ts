@@ -103,7 +103,9 @@ const waitsForApproval = (payload: PlanGraphPayload) => runGate(payload) !== und
 export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunInput): Promise<RunStatus> {
   if (isPartitionedRun(input)) return partitionedRun(input);
   const info = workflowInfo();
-  const startedAt = info.runStartTime.toISOString();
+  // When the run was started, not when a worker first completed a task of it (runStartTime): a run
+  // that waited for a worker, or whose first workflow tasks failed, took that long too.
+  const startedAt = info.startTime.toISOString();
   const payload = input.plan.payload;
   const run = new PlanRun(payload, input.inputs ?? {});
   let runState: RunState = 'running';

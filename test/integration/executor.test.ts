@@ -344,6 +344,20 @@ describe('watching and cancelling', () => {
     expect(await metricsOf(ctx.db, record.id)).toMatchObject({ execution_count: 1, failure_rate: 1 });
   });
 
+  it('measures a run from its start, not from the first workflow task a worker completed', async () => {
+    const record = await store({ nodes: [{ id: 'a', op: 'noop' }] });
+    const input = { plan: planSnapshot(record, record.payload as PlanGraphPayload), inputs: {}, executor_version: EXECUTOR_VERSION };
+    // Whatever holds back the first workflow task (no worker free, a failing task, here a start delay) is part of the run.
+    const handle = await ctx.client.workflow.start('planExecutorWorkflow', { taskQueue: ctx.taskQueue, workflowId: uid('late-task'), args: [input], startDelay: '1500ms' });
+    const { status } = await settle(handle);
+    const started = (await handle.describe()).startTime;
+    expect(status.started_at).toBe(started.toISOString());
+    expect(status.latency_ms).toBeGreaterThanOrEqual(1500);
+    const [row] = await runRows(ctx.db, record.id);
+    expect(row).toMatchObject({ status: 'succeeded' });
+    expect(row!.latency_ms).toBeGreaterThanOrEqual(1500);
+  });
+
   it('cancels a chain run: its one running node is cancelled through the run itself', async () => {
     const record = await store({
       nodes: [{ id: 'first', op: 'noop' }, { id: 'long', op: 'sleep', params: { ms: 60_000 } }, { id: 'after', op: 'echo', params: {} }],
