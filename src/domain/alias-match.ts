@@ -32,3 +32,29 @@ export function aliasMatch(forward: readonly number[], backward: readonly number
   });
   return Math.min(1, best);
 }
+
+/** Shortest input value taken out of a learned phrasing (shorter ones are words, not values). */
+const MIN_VALUE_LENGTH = 3;
+
+/**
+ * The phrasing a plan learns from a task it ran with these inputs: the task without the input
+ * values it names ("jot down a note called Retro" → "jot down a note called"), so the next task
+ * worded the same way with other values matches it too. The task itself when nothing is left.
+ */
+export function phrasingWithoutValues(task: string, inputs: unknown): string {
+  const values = scalarLeaves(inputs)
+    .map(String)
+    .filter((v) => v.trim().length >= MIN_VALUE_LENGTH)
+    .sort((a, b) => b.length - a.length);
+  let phrasing = task;
+  for (const value of values) phrasing = phrasing.split(value).join(' ');
+  const cleaned = phrasing.replace(/\s+([,.;:!?])/g, '$1').replace(/[\s,.;:!?"'“”‘’()-]+$/u, '').replace(/\s+/g, ' ').trim();
+  return /[\p{L}]{2}/u.test(cleaned) ? cleaned : task;
+}
+
+function scalarLeaves(value: unknown): Array<string | number> {
+  if (typeof value === 'string' || typeof value === 'number') return [value];
+  if (Array.isArray(value)) return value.flatMap(scalarLeaves);
+  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(scalarLeaves);
+  return [];
+}

@@ -12,6 +12,7 @@ import { sensitivityRank, type MemoryRecord, type PlanGraphPayload, type TrustCo
 import { visibility } from '../domain/trust';
 import { DomainError } from '../domain/errors';
 import { canonicalJson } from '../domain/canonical-json';
+import { phrasingWithoutValues } from '../domain/alias-match';
 import { isSelectable, type Retriever } from '../retrieval/retrieve';
 import { PLAN_ID_ATTRIBUTE, startPlanRun, type RunOpener } from '../runs/start-run';
 import type { AliasLearner } from '../store/aliases';
@@ -231,15 +232,17 @@ export function createIntentService(deps: IntentServiceDeps) {
 
   /**
    * After a plan named by plan_id ran successfully: if retrieval would not have run that plan for
-   * this task on its own (needs_more, or another pick), the task descriptor becomes an alias of
-   * the plan, so the same request matches it directly next time.
+   * this task on its own (needs_more, or another pick), the task descriptor, without the input
+   * values it names, becomes an alias of the plan, so the same request matches it directly next
+   * time, with these values or others.
    */
-  async function learnFromChoice(planId: string, taskDescriptor: string, trust: TrustContext, principal: Principal): Promise<void> {
+  async function learnFromChoice(planId: string, input: IntentInput, trust: TrustContext, principal: Principal): Promise<void> {
+    const taskDescriptor = input.task_descriptor;
     if (!deps.aliases) return;
     const { candidates, selection } = await deps.retriever.retrieve({ task_descriptor: taskDescriptor, trust, memory_types: ['plan_graph'], limit: CANDIDATE_LIMIT });
     const pick = candidates.find((c) => isSelectable(c, trust));
     if (!selection.needs_more && pick?.record.id === planId) return;
-    await deps.aliases.learn(planId, taskDescriptor, principal.name, 'run chosen by plan_id succeeded');
+    await deps.aliases.learn(planId, phrasingWithoutValues(taskDescriptor, input.inputs), principal.name, 'run chosen by plan_id succeeded');
   }
 
   return {
@@ -254,7 +257,7 @@ export function createIntentService(deps: IntentServiceDeps) {
       if (!input.wait) return response;
       await deps.viewer.waitFor(response.workflow_id, response.run_id, input.wait_timeout_ms);
       const run = await deps.viewer.view(response.workflow_id, trust);
-      if (run.state === 'succeeded' && response.selected_by === 'plan_id') await learnFromChoice(response.plan_id, input.task_descriptor, trust, principal);
+      if (run.state === 'succeeded' && response.selected_by === 'plan_id') await learnFromChoice(response.plan_id, input, trust, principal);
       return { ...response, run };
     },
   };

@@ -224,6 +224,23 @@ describe('needs_more', () => {
     expect(after.statusCode).toBe(202);
     expect(after.json()).toMatchObject({ plan_id: plan.id, selected_by: 'retrieval', selection: { needs_more: false, mode: 'calibrated' } });
   });
+
+  it('learning from use keeps the wording, not the values: the same request with other inputs is picked too', async () => {
+    const scope = uid('s');
+    const plan = await storePlan({ scope, intent: `save a note ${scope}`, description: 'Store a titled note in the notebook', inputs_schema: { type: 'object', required: ['title'] } });
+    await storePlan({ scope, intent: `summarise a web page ${scope}`, description: 'Fetch a page and summarise it' });
+    const key = await ctx.key(uid('agent'), 'low');
+    const ask = (title: string, body: string, planId?: string) =>
+      ctx.call('POST', '/v1/intents', { task_descriptor: `jot down a note called ${title}: ${body} ${scope}`, inputs: { title, body }, trust: { scopes: [scope] }, plan_id: planId, wait: true }, key);
+    expect(errorOf(await ask('Retro', 'ship smaller pull requests every week')).code).toBe('needs_more');
+    const named = await ctx.withWorker(() => ask('Retro', 'ship smaller pull requests every week', plan.id));
+    expect(named.json()).toMatchObject({ selected_by: 'plan_id', run: { state: 'succeeded' } });
+    const aliases = await ctx.services.db.$client.query<{ aliases: string[] }>('SELECT aliases FROM memory_records WHERE id = $1', [plan.id]);
+    expect(aliases.rows[0]!.aliases).toEqual([`jot down a note called: ${scope}`]);
+    const other = await ctx.withWorker(() => ask('Ideas', 'try rust for the parser'));
+    expect(other.statusCode, other.body).toBe(202);
+    expect(other.json()).toMatchObject({ plan_id: plan.id, selected_by: 'retrieval' });
+  });
 });
 
 describe('a stored inputs_schema that does not compile', () => {

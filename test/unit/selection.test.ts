@@ -14,7 +14,7 @@ import {
 } from '../../src/domain/selection';
 import { MAX_ALIASES, normaliseAlias, withAlias } from '../../src/store/aliases';
 import { knownParts } from '../../src/embeddings/semantic-embedder';
-import { aliasMatch, ALIAS_FLOOR, exactCoverage } from '../../src/domain/alias-match';
+import { aliasMatch, ALIAS_FLOOR, exactCoverage, phrasingWithoutValues } from '../../src/domain/alias-match';
 import { learningFolds } from '../../bench/selection/learning';
 import { labelledQueries } from '../../bench/selection/labelled-set';
 
@@ -76,6 +76,15 @@ describe('fusion, score and confidence', () => {
 });
 
 describe('plan document and aliases', () => {
+  it('learns a phrasing without the input values the task names, so other values match it too', () => {
+    expect(phrasingWithoutValues('jot down a note called Retro: ship smaller PRs', { title: 'Retro', body: 'ship smaller PRs' })).toBe('jot down a note called');
+    expect(phrasingWithoutValues('merge a.csv and b.csv on id', { files: ['a.csv', 'b.csv'], key: 'id' })).toBe('merge and on id');
+    expect(phrasingWithoutValues('email order 55501 to Ada', { order: 55501, to: { name: 'Ada' } })).toBe('email order to');
+    // Values shorter than 3 characters are words more often than values; a task that is all values stays whole.
+    expect(phrasingWithoutValues('restart db in eu', { db: 'db', region: 'eu' })).toBe('restart db in eu');
+    expect(phrasingWithoutValues('Katherine Johnson', { who: 'Katherine Johnson' })).toBe('Katherine Johnson');
+  });
+
   it('splits identifiers and drops templates', () => {
     expect(documentWords('refreshStaging_fromProd {{inputs.db}}/x')).toBe('refresh Staging from Prod x');
     const doc = planDocument({ intent: 'a_b', nodes: [{ id: 'n', op: 'pg.dump', params: { k: 'v' }, guards: {} }], inputs_schema: {}, outputs_schema: {} }, { tags: ['c d'] });
