@@ -100,6 +100,12 @@ describe('local nodes', () => {
     expect(failureType(error)).toBe('TimeoutFailure');
   });
 
+  it('runs an op that heartbeats as a local node too (a local activity cannot heartbeat: its heartbeats are dropped)', async () => {
+    const { status } = await runPlan({ nodes: [{ id: 'nap', op: 'sleep', params: { ms: 300 }, policy: { execution: 'local', start_to_close_timeout: '5s' } }] });
+    expect(status.state).toBe('succeeded');
+    expect(byId(status).nap).toMatchObject({ state: 'succeeded', execution: 'local', attempts: 1 });
+  });
+
   it('counts the attempts of an activity node that timed out until its retries ran out (a timeout carries no attempt of its own)', async () => {
     const { status } = await runPlan({
       nodes: [{ id: 'stuck', op: 'timed', params: { ms: 5000 }, policy: { execution: 'activity', start_to_close_timeout: '300ms', retry: { maximum_attempts: 2, initial_interval: '50ms' } } }],
