@@ -3,6 +3,7 @@
  * once, for the API, the CLI and the dev command alike.
  */
 import type { Client, Connection } from '@temporalio/client';
+import type { NativeConnection } from '@temporalio/worker';
 import type { OpRegistry } from './ops/registry';
 import { createApiKeyStore } from './store/api-keys';
 import type { Config } from './config';
@@ -16,7 +17,7 @@ import { createRetriever } from './retrieval/retrieve';
 import { createAliasLearner, type AliasLearner } from './store/aliases';
 import { createReinforcer } from './retrieval/reinforce';
 import { createPlanReader } from './retrieval/plan-reader';
-import { connectTemporal } from './temporal/connection';
+import { clientOver, connectTemporal } from './temporal/connection';
 import { loadOpRegistry } from './ops/registry';
 
 export interface Services {
@@ -24,7 +25,15 @@ export interface Services {
   db: Db;
   embedder: Embedder | undefined;
   registry: OpRegistry;
-  temporal: { connection: Connection; client: Client };
+  temporal: {
+    connection: Connection;
+    client: Client;
+    /**
+     * The client runs are started with: over the worker's connection where a worker shares this
+     * process, so a run's first workflow task goes straight to it (eager start); else `client`.
+     */
+    starter: Client;
+  };
   records: ReturnType<typeof createRecordStore>;
   runs: ReturnType<typeof createRunStore>;
   episodes: ReturnType<typeof createEpisodeStore>;
@@ -37,8 +46,11 @@ export interface Services {
   close(): Promise<void>;
 }
 
-/** Connects to Postgres and Temporal and builds every store. */
-export async function createServices(config: Config): Promise<Services> {
+/**
+ * Connects to Postgres and Temporal and builds every store; `workerConnection` is the native
+ * connection of a worker running in this process, if any.
+ */
+export async function createServices(config: Config, options: { workerConnection?: NativeConnection } = {}): Promise<Services> {
   const db = createDb(config.DATABASE_URL);
   const embedder = createEmbedder(config);
   const { connection, client } = await connectTemporal(config);
@@ -48,7 +60,7 @@ export async function createServices(config: Config): Promise<Services> {
     db,
     embedder,
     registry: await loadOpRegistry(config),
-    temporal: { connection, client },
+    temporal: { connection, client, starter: options.workerConnection ? clientOver(options.workerConnection, config.TEMPORAL_NAMESPACE) : client },
     records: createRecordStore(db, embedder),
     runs: createRunStore(db),
     episodes: createEpisodeStore(db, embedder),

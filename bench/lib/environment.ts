@@ -15,7 +15,7 @@ import { createDb, createScratchDatabase, type Db } from '../../src/db/client';
 import { freePort } from '../../src/net';
 import { hashEmbedder } from '../../src/embeddings/embedder';
 import { findTemporalCli } from '../../src/temporal/cli-binary';
-import { connectTemporal } from '../../src/temporal/connection';
+import { clientOver, connectTemporal } from '../../src/temporal/connection';
 import { startDevServer } from '../../src/temporal/dev-server';
 import { loadOpRegistry } from '../../src/ops/registry';
 import { createWorker } from '../../src/temporal/worker';
@@ -29,6 +29,11 @@ export interface BenchEnv {
   config: Config;
   db: Db;
   client: Client;
+  /**
+   * The client runs and baselines are started with, as `plangraph dev` starts runs: over the
+   * worker's native connection, so starts requested eagerly hand the first workflow task to it.
+   */
+  starter: Client;
   records: RecordStore;
   registry: OpRegistry;
   /** Opens runs in the starter, as the API does (src/runs/start-run.ts). */
@@ -91,6 +96,7 @@ export async function startBenchEnv(base: Config, log: (line: string) => void): 
       config,
       db,
       client,
+      starter: clientOver(nativeConnection, config.TEMPORAL_NAMESPACE),
       records: createRecordStore(db, hashEmbedder),
       registry,
       opener: { runs: createRunStore(db), registry },

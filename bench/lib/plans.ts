@@ -98,15 +98,15 @@ export interface TimedRun {
 
 /** Runs a stored plan through the executor to success and times it. */
 export async function timePlanRun(env: BenchEnv, taskQueue: string, record: MemoryRecord, inputs?: Record<string, unknown>): Promise<TimedRun> {
-  const handle = await startPlanRun({ client: env.client, taskQueue, record, inputs, opener: env.opener });
+  const handle = await startPlanRun({ client: env.starter, taskQueue, record, inputs, opener: env.opener });
   const result: RunStatus = await handle.result();
   if (result.state !== 'succeeded') throw new Error(`run of ${record.id} ended ${result.state}`);
   return { handle, ms: await serverDuration(handle) };
 }
 
-/** Runs a bench workflow by name to completion and times it. */
+/** Runs a bench workflow by name to completion and times it; started eagerly, as runs are. */
 export async function timeWorkflow(env: BenchEnv, taskQueue: string, workflowType: string, args: unknown[]): Promise<TimedRun> {
-  const handle = await env.client.workflow.start(workflowType, { taskQueue, workflowId: uid(workflowType), args });
+  const handle = await env.starter.workflow.start(workflowType, { taskQueue, workflowId: uid(workflowType), args, requestEagerStart: true });
   await handle.result();
   return { handle, ms: await serverDuration(handle) };
 }

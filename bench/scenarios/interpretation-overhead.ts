@@ -23,7 +23,8 @@ export const interpretationOverhead: Scenario = {
     `workflow awaiting the same \`noop\` activity ${NODES} times with the executor's default activity options. "Baseline + bookkeeping" ` +
     "adds only the executor's bookkeeping inside the run: the outcome handed to the worker's sink, which closes the run row and " +
     "counts the run exactly once (the starter's opening of the row comes after the start call, outside the measured duration), " +
-    `which splits the overhead into bookkeeping and interpretation. ${REPETITIONS} rotating ` +
+    `which splits the overhead into bookkeeping and interpretation. Every workflow is started as \`plangraph dev\` starts runs: over the ` +
+    "worker's connection, eagerly (the first workflow task comes back with the start). " + `${REPETITIONS} rotating ` +
     'repetitions after a warm-up; each ratio is the median of per-repetition ratios of server-side durations (history start to close).',
   analysis:
     'Both activity chains are bound by round trips, not computation: each step is one activity dispatch plus one workflow task. ' +
@@ -34,7 +35,7 @@ export const interpretationOverhead: Scenario = {
     'whole chain runs inside one workflow task on the worker, one marker per node, so its time is the worker\'s own CPU per node.\n\n' +
     'On a fast machine (~6 ms per step) the executor\'s small extra per step shows: whole runs with 21 pairs gave 0.985, 1.032 ' +
     'and 1.026 on one AMD EPYC machine and 1.078 on a faster one, where one run\'s pairs ranged 0.82–1.24; with 61 pairs, ' +
-    '1.054 (0.993–1.067) there, 1.038 (1.023–1.066) in a whole run on a third and 1.038 (0.969–1.075) in a whole run on a slower fourth, and 1.038 (0.995–1.065, the run above, the three executor scenarios run together) on a fifth (2026-11-27, 15 ms per step). Each node\'s activity summary (`op · node id`, the node\'s label in the Temporal UI) is much ' +
+    '1.054 (0.993–1.067) there, 1.038 (1.023–1.066) in a whole run on a third and 1.038 (0.969–1.075) in a whole run on a slower fourth, and 1.038 (0.995–1.065, the three executor scenarios run together) on a fifth (2026-11-27, 15 ms per step); with every side started eagerly, 1.029 (1.017–1.041, the run above) on a sixth (Intel Xeon, 8 ms per step). Each node\'s activity summary (`op · node id`, the node\'s label in the Temporal UI) is much ' +
     'of that extra: in paired runs of the chain (25 pairs each, server-side durations per 50 steps) the executor took 17 ms more ' +
     'than the bare workflow in three runs with summaries, −4 and 11 ms without them, and 11 ms more than the same hand-written ' +
     'workflow labelling its activities the same way. plangraph keeps the labels; the rest is the executor\'s own work per ' +

@@ -42,7 +42,9 @@ export const parallelEfficiency: Scenario = {
   method:
     `A plan source → ${WIDTH} parallel \`sleep(${SLEEP_MS} ms)\` → sink, every node a Temporal activity (\`policy.execution: "activity"\`), ` +
     'run by the executor beside the **hand-written** fan-out `fanOutBaselineWorkflow` (bench/workflows/baselines.ts): the same source, ' +
-    `${WIDTH} same activities awaited with \`Promise.all\`, the same sink, the same activity ids and options. executor / hand-written = ` +
+    `${WIDTH} same activities awaited with \`Promise.all\`, the same sink, the same activity ids and options; and once more with each ` +
+    "activity labelled as the executor labels its nodes (`op · node id`, the activity's summary in the Temporal UI). Every workflow is " +
+    'started as `plangraph dev` starts runs: over the worker\'s connection, eagerly. executor / hand-written = ' +
     `hand-written duration / executor duration (1.0 = as fast). **Sleep ideal** is the executor running the plan's critical path alone, ` +
     `the 3-node chain source → sleep(${SLEEP_MS} ms) → sink; efficiency = chain / wide. Medians of ${REPETITIONS} rotating repetitions.`,
   analysis:
@@ -58,7 +60,13 @@ export const parallelEfficiency: Scenario = {
     'phase\'s median over every measured run\'s history. Whole `npm run bench` runs gave 0.879 and 0.88 on one machine and ' +
     '1.041 and 0.928 on another (21 pairs each; the scenario alone 0.958 and 0.978); since then the scenario takes 41 pairs and ' +
     'prints the interval of their median: 0.977 and 0.961 in whole runs on two machines (2026-11-26), 0.919 (0.861–1.002, ' +
-    '17 workflow tasks per run against 15) on a slower one and 0.906 (0.865–1.049, 13 workflow tasks each, the run above) on a slower one still (2026-11-27), short of the 0.95 goal there.',
+    '17 workflow tasks per run against 15) on a slower one and 0.906 (0.865–1.049, 13 workflow tasks each) on a slower one still ' +
+    '(2026-11-27), short of the 0.95 goal there. With every side started eagerly, on an Intel Xeon machine (2026-11-27): 0.936 ' +
+    '(0.888–0.994, 16 workflow tasks against 13) beside the chain and throughput scenarios and 0.967 (0.948–1.006, 14 against 13, ' +
+    'the run above) alone; the hand-written fan-out labelled as the executor labels nodes ran as fast as unlabelled, and the ' +
+    'executor reached 0.986 of it. Single runs\' histories there (5 of each after a warm-up) put the executor\'s extra in the ' +
+    'workflow task that schedules the 64 sleeps (15–23 against 11–20 ms) and in the last one, which returns every node\'s status ' +
+    'and writes the outcome before it is reported (8–9 against 5–7 ms).',
   async run(env, log) {
     const sleep = { op: 'sleep', params: { ms: SLEEP_MS }, policy: AS_ACTIVITIES };
     const ends = { op: 'noop', policy: AS_ACTIVITIES };
@@ -67,15 +75,13 @@ export const parallelEfficiency: Scenario = {
     const critical = await storePlan(env, fanShape(1, sleep, ends), 'bench: critical path');
     return env.withWorker(async (taskQueue) => {
       // Every measured run's handle, per variant: their histories show where the time went.
-      const runs: TimedRun[][] = [[], [], []];
-      const variants = [
-        () => timePlanRun(env, taskQueue, wide),
-        () => timeWorkflow(env, taskQueue, 'fanOutBaselineWorkflow', [{ ends: 'noop', op: 'sleep', params: { ms: SLEEP_MS }, width: WIDTH }]),
-        () => timePlanRun(env, taskQueue, critical),
-      ];
+      const runs: TimedRun[][] = [[], [], [], []];
+      const handWritten = (labelled: boolean) => () =>
+        timeWorkflow(env, taskQueue, 'fanOutBaselineWorkflow', [{ ends: 'noop', op: 'sleep', params: { ms: SLEEP_MS }, width: WIDTH, labelled }]);
+      const variants = [() => timePlanRun(env, taskQueue, wide), handWritten(false), () => timePlanRun(env, taskQueue, critical), handWritten(true)];
       // One uncounted run of each first: a fresh worker's first run pays for its warm-up.
       for (const variant of variants) await variant();
-      const [w, hand, c] = await interleave(
+      const [w, hand, c, labelled] = await interleave(
         REPETITIONS,
         variants.map((variant, i) => async () => {
           const timed = await variant();
@@ -83,13 +89,15 @@ export const parallelEfficiency: Scenario = {
           return timed.ms;
         }),
       );
-      log(`executor wide ${w!.join(' ')} ms; hand-written wide ${hand!.join(' ')} ms; critical path ${c!.join(' ')} ms`);
+      log(`executor wide ${w!.join(' ')} ms; hand-written wide ${hand!.join(' ')} ms; critical path ${c!.join(' ')} ms; hand-written labelled ${labelled!.join(' ')} ms`);
       const [h, b, p] = await Promise.all([medianProfile(runs[0]!), medianProfile(runs[1]!), medianProfile(runs[2]!)]);
       const ratios = pairRatios(hand!, w!);
       return {
         figures: [
           { label: 'executor / hand-written fan-out', value: round(median(ratios)), target: { op: '>=', value: 0.95 } },
           ...medianIntervalFigures('executor / hand-written fan-out', ratios),
+          { label: 'executor / hand-written fan-out labelled as the executor labels nodes', value: round(median(pairRatios(labelled!, w!))) },
+          { label: 'hand-written labelled / hand-written fan-out', value: round(median(pairRatios(hand!, labelled!))) },
           { label: 'efficiency: sleep ideal / executor', value: round(median(pairRatios(c!, w!))) },
           { label: 'efficiency: sleep ideal / hand-written', value: round(median(pairRatios(c!, hand!))) },
           { label: 'executor wide run (median)', value: round(median(w!)), unit: 'ms' },

@@ -69,6 +69,8 @@ export interface FanOutBaselineInput {
   op: string;
   params?: Record<string, unknown>;
   width: number;
+  /** Label each activity as the executor does (`op · node id`, its summary in the Temporal UI). */
+  labelled?: boolean;
 }
 
 /**
@@ -76,9 +78,9 @@ export interface FanOutBaselineInput {
  * fan-out written by hand, with the activity ids the executor would give the same plan.
  */
 export async function fanOutBaselineWorkflow(input: FanOutBaselineInput): Promise<number> {
-  await callOp(input.ends, 'a-source', {});
-  await Promise.all(Array.from({ length: input.width }, (_, i) => callOp(input.op, `m${String(i + 1).padStart(5, '0')}`, input.params ?? {})));
-  await callOp(input.ends, 'z-sink', {});
+  await callOp(input.ends, 'a-source', {}, input.labelled);
+  await Promise.all(Array.from({ length: input.width }, (_, i) => callOp(input.op, `m${String(i + 1).padStart(5, '0')}`, input.params ?? {}, input.labelled)));
+  await callOp(input.ends, 'z-sink', {}, input.labelled);
   return input.width;
 }
 

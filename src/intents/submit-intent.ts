@@ -30,6 +30,8 @@ const CANDIDATE_LIMIT = 10;
 export interface IntentServiceDeps {
   config: Config;
   client: Client;
+  /** The client runs are started with (Services.temporal.starter). */
+  starter: Client;
   records: Pick<RecordStore, 'get'>;
   retriever: Pick<Retriever, 'retrieve'>;
   /** Ops the workers provide (the op registry's keys). */
@@ -185,7 +187,7 @@ export function createIntentService(deps: IntentServiceDeps) {
     const choice = input.plan_id ? await namedPlan(input.plan_id, trust) : await retrievedPlan(input.task_descriptor, trust);
     try {
       const handle = await startPlanRun({
-        client,
+        client: deps.starter,
         taskQueue: config.TEMPORAL_TASK_QUEUE,
         record: choice.record,
         inputs: input.inputs,

@@ -19,6 +19,7 @@ export function createIntentComponents(
   const intents = createIntentService({
     config: services.config,
     client: services.temporal.client,
+    starter: services.temporal.starter,
     records: services.records,
     retriever: services.retriever,
     knownOps: new Set(services.registry.keys()),

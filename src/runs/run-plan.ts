@@ -75,7 +75,7 @@ export async function runPlan(deps: RunPlanDeps, request: RunPlanRequest): Promi
     ({ record, stored } = await storePayload(deps, parsed.plan, request.actor ?? 'plangraph-run'));
   }
   const handle = await startPlanRun({
-    client: deps.temporal.client,
+    client: deps.temporal.starter,
     taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
     record,
     inputs,

@@ -3,7 +3,8 @@
  * its search attributes, memo and checks made before anything starts.
  */
 import { randomUUID } from 'node:crypto';
-import type { Client, WorkflowHandleWithFirstExecutionRunId, WorkflowStartOptions } from '@temporalio/client';
+import type { Client, WorkflowHandleWithStartDetails, WorkflowStartOptions } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
 import { assertRunInputs } from './run-inputs';
 import { DEFAULT_NODE_OUTPUT_LIMIT_BYTES, DEFAULT_RUN_INPUT_LIMIT_BYTES } from '../config';
 import { validatePlanGraph } from '../domain/graph';
@@ -108,7 +109,7 @@ function partitionedSpec(record: MemoryRecord, payload: PlanGraphPayload, size: 
 }
 
 /** Validates a stored plan and its inputs, then starts the executor workflow. */
-export async function startPlanRun(options: StartRunOptions): Promise<WorkflowHandleWithFirstExecutionRunId<typeof planExecutorWorkflow>> {
+export async function startPlanRun(options: StartRunOptions): Promise<WorkflowHandleWithStartDetails<typeof planExecutorWorkflow>> {
   const { record } = options;
   if (record.payload.kind !== 'plan_graph') {
     throw new DomainError('not_a_plan', `record ${record.id} is a ${record.type}, not a plan graph`);
@@ -169,10 +170,14 @@ function startExecutor(options: StartRunOptions, payload: PlanGraphPayload, inpu
       { key: PLAN_INTENT_ATTRIBUTE, value: payload.intent },
     ],
     ...options.idPolicy,
+    // Over a worker's native connection (a worker in this process), the server hands the first
+    // workflow task back with the start, skipping the task queue; with no free slot on a worker of
+    // this queue the start is an ordinary one.
+    requestEagerStart: options.client.connection instanceof NativeConnection,
     memo: { ...options.memo, task_descriptor: options.taskDescriptor ?? '', plan_id: payload.plan_id, plan_revision: record.revision },
     staticSummary: `${payload.intent} (${payload.nodes.length} nodes)`,
     // Replaying a plan of thousands of nodes after a cache eviction takes longer than Temporal's
     // default 10 s workflow-task timeout (measured: 21.6 s for 5,000 nodes on 2 cores).
     workflowTaskTimeout: payload.nodes.length > LARGE_PLAN_NODES ? '120s' : undefined,
-  }) as Promise<WorkflowHandleWithFirstExecutionRunId<typeof planExecutorWorkflow>>;
+  }) as Promise<WorkflowHandleWithStartDetails<typeof planExecutorWorkflow>>;
 }

@@ -3,7 +3,7 @@
  * gRPC headers resolved by loadConfig (environment and Temporal profile), for the client and the
  * worker's native connection alike.
  */
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, type ConnectionLike } from '@temporalio/client';
 import type { Config, TemporalConnectionSettings } from '../config';
 import { DomainError } from '../domain/errors';
 import { tlsHandshakeProblem } from './tls-probe';
@@ -56,8 +56,16 @@ export async function connectTemporal(target: TemporalTarget, options: { connect
   } catch (err) {
     throw await connectFailure(target, err);
   }
+  return { connection, client: clientOver(connection, target.TEMPORAL_NAMESPACE), close: () => connection.close() };
+}
+
+/**
+ * A client over an open connection. Over a worker's NativeConnection, workflows it starts with
+ * `requestEagerStart` hand their first workflow task straight to that worker when it has a slot.
+ */
+export function clientOver(connection: ConnectionLike, namespace: string): Client {
   // With tracing on, starting a workflow is a span whose context travels in the workflow's headers.
   const tracing = activeTracing();
   const interceptors = tracing ? { workflow: [new tracing.temporal.OpenTelemetryWorkflowClientInterceptor()] } : undefined;
-  return { connection, client: new Client({ connection, namespace: target.TEMPORAL_NAMESPACE, interceptors }), close: () => connection.close() };
+  return new Client({ connection, namespace, interceptors });
 }

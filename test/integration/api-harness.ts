@@ -30,7 +30,8 @@ export async function createApiTestContext(overrides: Record<string, string> = {
   // A database of this file's own: selection confidence depends on every plan the caller can see.
   const database = await createScratchDatabase(inject('databaseUrl'), `${new URL(inject('databaseUrl')).pathname.slice(1)}_api`);
   const ctx = await createTestContext({ DATABASE_URL: database.url, ...overrides });
-  const services = await createServices(ctx.config);
+  // As `plangraph dev` wires it: runs start eagerly on the file's worker when it runs.
+  const services = await createServices(ctx.config, { workerConnection: ctx.nativeConnection });
   const app = await buildApi(services);
   return {
     ...ctx,

@@ -1,4 +1,5 @@
 /** The library behind `plangraph run`: runPlan (store a payload or use an id) and followRun. */
+import type { WorkflowHandle, WorkflowHandleWithStartDetails } from '@temporalio/client';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NodeStatus } from '../../src/domain/run-state';
@@ -8,6 +9,7 @@ import { createRecordStore } from '../../src/store/records';
 import { createRevisionStore } from '../../src/store/revisions';
 import { createRunStore } from '../../src/store/plan-runs';
 import { loadOpRegistry } from '../../src/ops/registry';
+import { clientOver } from '../../src/temporal/connection';
 import { runRows } from './executor-helpers';
 import { createTestContext, uid, type TestContext } from './harness';
 
@@ -18,7 +20,8 @@ beforeAll(async () => {
   deps = {
     config: ctx.config,
     registry: await loadOpRegistry(ctx.config),
-    temporal: { connection: ctx.connection, client: ctx.client },
+    // Over the worker's connection, as `plangraph dev` starts runs: eagerly, when the worker has a slot.
+    temporal: { connection: ctx.connection, client: ctx.client, starter: clientOver(ctx.nativeConnection, ctx.config.TEMPORAL_NAMESPACE) },
     records: createRecordStore(ctx.db),
     revisions: createRevisionStore(ctx.db),
     runs: createRunStore(ctx.db),
@@ -81,6 +84,19 @@ describe('runPlan and followRun', () => {
     expect(rows.rows).toHaveLength(1);
     expect(rows.rows[0]).toMatchObject({ status: 'succeeded' });
     expect(new Date(rows.rows[0]!.started_at).toISOString()).toBe(status.started_at);
+  });
+
+  it('hands a run to the worker sharing the starter\'s connection (eager start), and starts it normally when none polls', async () => {
+    const eagerly = (handle: WorkflowHandle) => (handle as WorkflowHandleWithStartDetails).eagerlyStarted;
+    const withWorker = await ctx.withWorker(async () => {
+      const run = await runPlan(deps, { plan: { payload: payload(uid('intent')) }, inputs: { x: 1 } });
+      return { eager: eagerly(run.handle), status: await run.handle.result() };
+    });
+    expect(withWorker).toMatchObject({ eager: true, status: { state: 'succeeded' } });
+    // No worker of this queue in the process: an ordinary start, which a worker picks up later.
+    const run = await runPlan(deps, { plan: { payload: payload(uid('intent')) }, inputs: { x: 1 } });
+    expect(eagerly(run.handle)).toBe(false);
+    expect(await ctx.withWorker(() => run.handle.result())).toMatchObject({ state: 'succeeded' });
   });
 
   it('reuses the record when the same payload is run twice, and runs a stored plan by id', async () => {

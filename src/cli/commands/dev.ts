@@ -15,12 +15,11 @@ import { configFromEnv, ensureTemporal, migrateOrFail, requireTemporal } from '.
 
 const log = (line: string) => console.log(`[plangraph] ${line}`);
 
-async function startWorker(services: Services): Promise<{ worker: Worker; running: Promise<void>; connection: NativeConnection }> {
-  const connection = await connectWorker(services.config);
+async function startWorker(services: Services, connection: NativeConnection): Promise<{ worker: Worker; running: Promise<void> }> {
   const worker = await createWorker({ config: services.config, db: services.db, registry: services.registry, connection });
   const running = worker.run();
   log(`worker: polling task queue "${services.config.TEMPORAL_TASK_QUEUE}" with ops ${[...services.registry.keys()].sort().join(', ')}`);
-  return { worker, running, connection };
+  return { worker, running };
 }
 
 async function startApi(services: Services): Promise<FastifyInstance> {
@@ -72,8 +71,10 @@ async function runProcesses(config: Config, parts: { worker: boolean; api: boole
 async function runUntilSignal(config: Config, parts: { worker: boolean; api: boolean; devServer: boolean }, stop: Promise<string>): Promise<void> {
   await migrateOrFail(config);
   log('database: migrations applied');
-  const services = await createServices(config);
-  const worker = parts.worker ? await startWorker(services) : undefined;
+  // Shared with the API's run starter, so runs it starts go straight to this worker (eager start).
+  const workerConnection = parts.worker ? await connectWorker(config) : undefined;
+  const services = await createServices(config, { workerConnection });
+  const worker = workerConnection ? await startWorker(services, workerConnection) : undefined;
   const api = parts.api ? await startApi(services) : undefined;
   const stopJobs = parts.devServer ? await startBackgroundJobs(services, log) : async () => undefined;
   if (parts.devServer) log(`Temporal UI: ${temporalUiUrl(config)}`);
@@ -86,7 +87,7 @@ async function runUntilSignal(config: Config, parts: { worker: boolean; api: boo
   if (worker) {
     if (worker.worker.getState() === 'RUNNING') worker.worker.shutdown();
     await worker.running.catch(() => undefined);
-    await worker.connection.close();
+    await workerConnection?.close();
   }
   await services.close();
   log('stopped');
