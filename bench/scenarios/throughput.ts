@@ -148,7 +148,7 @@ export const throughput: Scenario = {
     'on one AMD EPYC machine, 0.905 (0.892–0.929) alone and 0.923 (0.899–0.951) in a whole run on a faster one (40.8 against 38.4 and 45.1 against 40.5 ms of CPU per run); ' +
     '0.934 (0.909–0.945) in a whole run on a third (45.4 against 43.5 ms). On 2026-11-27, on a slower AMD EPYC machine (67–73 ms ' +
     'of CPU per bare run): 0.863 (0.833–0.979, 15 pairs) alone and 0.892 (0.854–0.976) in a whole run; on a slower one still ' +
-    '(92 ms), 0.904 (0.882–0.974) beside the chain and fan-out scenarios, the run above, where the bookkeeping alone cost 5% ' +
+    '(92 ms), 0.904 (0.882–0.974) beside the chain and fan-out scenarios, where the bookkeeping alone cost 5% ' +
     '(bookkept / bare 0.953) and the executor reached 0.958 of the bookkept workflow. The executor ' +
     'reaches 0.86–0.956 of bare Temporal code, short of the 0.95 goal: its extra is a few ms per run.\n\n' +
     'Since 2026-11-27 every side starts eagerly. On an Intel Xeon machine (57 ms of CPU per bare run) the executor reached 0.935 ' +
@@ -157,7 +157,7 @@ export const throughput: Scenario = {
     '0.978 and 1.007, and the executor 0.945 and 0.946 of the bookkept workflow. Eager start made the bare workflow 1.035 and ' +
     '1.05 times as fast as itself started the usual way, and the executor reached 0.971 and 0.967 of that usual-way workflow: plangraph\'s runs gained what any ' +
     'workflow started eagerly gains; the distance to bare code started the same way is unchanged.\n\n' +
-    'The largest single part of it is the label of each node in the Temporal UI. The bare workflow with its 5 activities labelled ' +
+    'In those runs the largest single part of it was the label of each node in the Temporal UI (since then 0.978 and 1.007, within the noise). The bare workflow with its 5 activities labelled ' +
     'as the executor labels them reached 0.939 and 0.948 of itself unlabelled in those two runs (4.7–6.2 ms more CPU per run, ' +
     'half to three quarters of it in the dev server), and the executor 0.97 and 0.906 of the labelled workflow. The labelled and bare runs ' +
     'record the same events at the same pace with the same eager dispatch, and a `perf` profile of the dev server spreads the ' +
