@@ -62,7 +62,12 @@ export function workerMetricsInterceptor(ops: ReadonlySet<string>): ActivityInte
           outcome = 'succeeded';
           return result;
         } finally {
-          workerHistograms().node.record(Math.round(performance.now() - started), { op: type, outcome, task_queue: ctx.info.taskQueue });
+          const ms = Math.round(performance.now() - started);
+          // An attempt that outlived its start-to-close timeout was failed by Temporal at that point,
+          // whatever the op did after (a heartbeating op learns it only as "not found").
+          const limit = ctx.info.startToCloseTimeoutMs;
+          if (ctx.cancellationDetails?.timedOut || (limit > 0 && ms > limit)) outcome = 'timed_out';
+          workerHistograms().node.record(ms, { op: type, outcome, task_queue: ctx.info.taskQueue });
         }
       },
     },

@@ -167,6 +167,26 @@ describe("plangraph's own metrics", () => {
   });
 });
 
+describe('node duration outcome', () => {
+  it('counts an attempt past its start-to-close timeout as timed out, not as the op ended it', async () => {
+    const record = await storePlan(ctx.db, {
+      intent: uid('timeout plan'),
+      sensitivity: 'public',
+      nodes: [{ id: 'slow', op: 'timed', params: { ms: 3000 }, policy: { start_to_close_timeout: '1s', retry: { maximum_attempts: 1 } } }],
+    });
+    const submitted = await post('/v1/intents', { task_descriptor: 'timeout run', plan_id: record.id, wait: true });
+    expect(submitted.status).toBe(202);
+    expect(((await submitted.json()) as { run: { state: string } }).run.state).toBe('failed');
+    const sample = (text: string, outcome: string) => sampleSum(text, 'plangraph_node_duration_milliseconds_count', { op: 'timed', outcome });
+    const workerText = await until(
+      async () => (await fetch(`http://${workerMetrics}/metrics`)).text(),
+      (text) => sample(text, 'timed_out') > 0,
+      'a timed-out sample of the slow node',
+    );
+    expect(sample(workerText, 'failed') + sample(workerText, 'succeeded')).toBe(0);
+  });
+});
+
 describe('the traced workflow bundle', () => {
   it('replays every committed history', async () => {
     const histories = committedHistories();
