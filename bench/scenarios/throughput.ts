@@ -157,8 +157,8 @@ export const throughput: Scenario = {
     '0.978 and 1.007, and the executor 0.945 and 0.946 of the bookkept workflow. Eager start made the bare workflow 1.035 and ' +
     '1.05 times as fast as itself started the usual way, and the executor reached 0.971 and 0.967 of that usual-way workflow: plangraph\'s runs gained what any ' +
     'workflow started eagerly gains; the distance to bare code started the same way is unchanged.\n\n' +
-    'In those runs the largest single part of it was the label of each node in the Temporal UI (since then 0.978 and 1.007, within the noise). The bare workflow with its 5 activities labelled ' +
-    'as the executor labels them reached 0.939 and 0.948 of itself unlabelled in those two runs (4.7–6.2 ms more CPU per run, ' +
+    'In the runs before eager start the largest single part of it was the label of each node in the Temporal UI (since then 0.978 and 1.007 of bare, within the noise). The bare workflow with its 5 activities labelled ' +
+    'as the executor labels them reached 0.939 and 0.948 of itself unlabelled in two of them (4.7–6.2 ms more CPU per run, ' +
     'half to three quarters of it in the dev server), and the executor 0.97 and 0.906 of the labelled workflow. The labelled and bare runs ' +
     'record the same events at the same pace with the same eager dispatch, and a `perf` profile of the dev server spreads the ' +
     'extra over SQLite, protobuf decoding and the garbage collector with no single function standing out: the cost is inside ' +
