@@ -61,9 +61,9 @@ async function measure(env: BenchEnv, log: (line: string) => void) {
   return env.withWorker(async (taskQueue) => {
     const baselineRun = (bookkeeping: boolean, labelled = false, eager = true) => async () => {
       const args = [{ op: 'noop', count: NODES, labelled, ...(bookkeeping ? { bookkeepingFor: record.id, openedByStarter: true } : {}) }];
-      const options = { taskQueue, workflowId: uid('tp'), args };
       // Started as the executor's runs are (eagerly, over the worker's connection), or the usual way.
-      const handle = await (eager ? env.starter.workflow.start('sequentialOpsBaselineWorkflow', { ...options, requestEagerStart: true }) : env.client.workflow.start('sequentialOpsBaselineWorkflow', options));
+      const client = eager ? env.starter : env.client;
+      const handle = await client.workflow.start('sequentialOpsBaselineWorkflow', { taskQueue, workflowId: uid('tp'), args, requestEagerStart: eager });
       // As startPlanRun does: the starter opens the run row right after the start.
       if (bookkeeping) {
         await env.opener.runs.openRun({ plan_record_id: record.id, plan_revision: record.revision, workflow_id: handle.workflowId, run_id: handle.firstExecutionRunId, started_at: new Date().toISOString() });
