@@ -11,6 +11,7 @@ import {
 } from '../src/domain/partitioning';
 import type { PlanNode } from '../src/domain/records';
 import type { CarriedRunState, NodeStatus, PartitionedRunInput, RunStatus } from '../src/domain/run-state';
+import { fitStatus } from '../src/domain/status-size';
 
 /** The carried state of a run's first partition. */
 export function initialCarried(input: PartitionedRunInput, startedAt: Date, runId: string, timeoutMs: number | undefined): CarriedRunState {
@@ -83,7 +84,7 @@ export function partitionedStatus(
   const spec = input.partitioned;
   const states = statesWith(carried, slice, new Map(partitionNodes.map((n) => [n.id, n])));
   const shown = new Set(partitionNodes.map((n) => n.id));
-  return {
+  return fitStatus({
     plan_record_id: spec.plan_record_id,
     plan_revision: spec.plan_revision,
     plan_id: spec.plan_id,
@@ -102,5 +103,5 @@ export function partitionedStatus(
       counts: countStates(states),
       node_states: states,
     },
-  };
+  });
 }

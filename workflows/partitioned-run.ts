@@ -28,6 +28,7 @@ import {
 } from '../src/domain/run-state';
 import { blockingFailureIds, foldPartition, initialCarried, partitionedStatus } from './carried-state';
 import { activityWork, NodeScheduler, SHARED_SCOPE_PATCH } from './node-scheduler';
+import { TASK_BUDGET_PATCH, TaskBudget } from './task-budget';
 import { PlanRun } from './plan-run';
 
 type RunActivities = ReturnType<typeof createRunActivities>;
@@ -55,6 +56,7 @@ const now = () => new Date().toISOString();
 export async function partitionedRun(input: PartitionedRunInput): Promise<RunStatus> {
   patched(PARTITIONED_PATCH);
   const sharedScope = patched(SHARED_SCOPE_PATCH);
+  const taskBudget = patched(TASK_BUDGET_PATCH) ? new TaskBudget() : undefined;
   const info = workflowInfo();
   const spec = input.partitioned;
   const timeout = spec.constraints.timeout;
@@ -105,7 +107,7 @@ export async function partitionedRun(input: PartitionedRunInput): Promise<RunSta
     start: (node) => {
       const local = runsLocally(node, localOps);
       partitionRun.markRunning(node.id, now(), local ? 'local' : 'activity');
-      return activityWork(partitionRun, node, local, true);
+      return activityWork(partitionRun, node, local, true, taskBudget);
     },
   });
   const sleepFor = carried.deadline_ms === undefined ? undefined : Math.max(1, carried.deadline_ms - Date.now());

@@ -19,11 +19,13 @@ import { runsLocally } from '../src/domain/node-execution';
 import type { PlanGraphPayload, PlanNode } from '../src/domain/records';
 import { resolveTemplates } from '../src/domain/refs';
 import { isSubPlanNode } from '../src/domain/sub-plan';
+import { fitStatus } from '../src/domain/status-size';
 import {
   CANCEL_SAFE_VERSION,
   LEAN_WAIT_VERSION,
   NODE_ERROR_TYPES,
   OUTCOME_SINK_VERSION,
+  TASK_BUDGET_VERSION,
   statusQuery,
   isPartitionedRun,
   type NodeError,
@@ -44,6 +46,7 @@ import { describeFailure } from './node-failure';
 import { activityWork, NodeScheduler, SHARED_SCOPE_PATCH } from './node-scheduler';
 import { partitionedRun } from './partitioned-run';
 import { PlanRun } from './plan-run';
+import { TASK_BUDGET_PATCH, TaskBudget } from './task-budget';
 
 type RunActivities = ReturnType<typeof createRunActivities>;
 
@@ -93,6 +96,8 @@ const PATCHES = {
   resume: 'executor-resume',
   /** CANCEL_SAFE_VERSION's fixes, for runs started with an older executor_version or none. */
   cancelSafe: 'executor-cancel-safe',
+  /** TASK_BUDGET_VERSION's workflow-task budget, likewise (also asked by partitions: TASK_BUDGET_PATCH). */
+  taskBudget: TASK_BUDGET_PATCH,
   // SHARED_SCOPE_PATCH (node-scheduler.ts): all nodes in one cancellation scope.
 } as const;
 
@@ -112,7 +117,7 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
   let runError: NodeError | undefined;
   let finishedAt: string | undefined;
 
-  const status = (): RunStatus => ({
+  const status = (): RunStatus => fitStatus({
     plan_record_id: input.plan.record_id,
     plan_revision: input.plan.revision,
     plan_id: payload.plan_id,
@@ -150,6 +155,7 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
   const localExecution = has(PATCHES.localExecution);
   const sharedScope = has(SHARED_SCOPE_PATCH);
   const cancelSafe = (input.executor_version ?? 0) >= CANCEL_SAFE_VERSION || patched(PATCHES.cancelSafe);
+  const taskBudget = (input.executor_version ?? 0) >= TASK_BUDGET_VERSION || patched(PATCHES.taskBudget) ? new TaskBudget() : undefined;
   // Start-up finishes before a cancellation is honoured: the nodes then end cancelled and the outcome is counted.
   const startUp = <T>(work: () => Promise<T>) => (cancelSafe ? CancellationScope.nonCancellable(work) : work());
   // Map and sub-plan nodes (composite-nodes.ts): sub-plans are pinned, or the run refused, here.
@@ -200,7 +206,7 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
       itemSlots,
     }));
     run.markRunning(node.id, now(), composite && isSubPlanNode(node) ? undefined : local ? 'local' : 'activity');
-    return composite ?? (() => activityWork(run, node, local, !current)());
+    return composite ?? (() => activityWork(run, node, local, !current, taskBudget)());
   };
 
   const scheduler = new NodeScheduler({

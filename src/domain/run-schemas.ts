@@ -24,6 +24,11 @@ export const nodeStatusSchema = z.object({
   reason: z.string().optional(),
   error: nodeErrorSchema.optional(),
   output: z.unknown().optional(),
+  /**
+   * Set instead of `output` when the run's outputs together would outgrow Temporal's payload
+   * limit (src/domain/status-size.ts): the output's size; it is in the run's history.
+   */
+  output_omitted: z.object({ bytes: z.number() }).optional(),
   /** An approval node's prompt. */
   prompt: z.string().optional(),
   /** A node of a resumed run that was not run again: the workflow id of the run whose output it reuses. */

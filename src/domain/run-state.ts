@@ -24,6 +24,8 @@ export const NODE_ERROR_TYPES = {
   invalidParams: 'invalid_params',
   unknownOp: 'unknown_op',
   outputTooLarge: 'output_too_large',
+  /** A node's resolved params and data inputs are over the payload limit of an activity's input. */
+  inputTooLarge: 'input_too_large',
   outputNotJson: 'output_not_json',
   invalidPlan: 'invalid_plan',
   invalidInputs: 'invalid_inputs',
@@ -72,10 +74,11 @@ export interface PlanRunInput {
  * workflow task instead of a local activity (OUTCOME_SINK_VERSION). Version 3: a run whose nodes
  * are all activities, with no timeout and no gate, waits for its nodes with fewer promises, and a
  * chain's nodes run in the root scope (LEAN_WAIT_VERSION). Version 4: cancellation and map
- * fixes (CANCEL_SAFE_VERSION). Runs without it ask the patches, as their histories recorded.
+ * fixes (CANCEL_SAFE_VERSION). Version 5: nodes wait rather than overfill a workflow task's
+ * completion (TASK_BUDGET_VERSION). Runs without it ask the patches, as their histories recorded.
  * Workers must know a version before starters send it (docs/workflow-changes.md#versioned-input).
  */
-export const EXECUTOR_VERSION = 4;
+export const EXECUTOR_VERSION = 5;
 
 /** The first `executor_version` whose runs record their outcome through the `runOutcome` sink. */
 export const OUTCOME_SINK_VERSION = 2;
@@ -92,6 +95,13 @@ export const LEAN_WAIT_VERSION = 3;
  * limit. Older runs ask the `executor-cancel-safe` patch.
  */
 export const CANCEL_SAFE_VERSION = 4;
+
+/**
+ * The first `executor_version` whose nodes wait for the next workflow task rather than carry more
+ * than about 1.5 MB of activity inputs and local outputs in one task's completion, which gRPC
+ * refuses above 4 MB (workflows/task-budget.ts). Older runs ask the `executor-task-budget` patch.
+ */
+export const TASK_BUDGET_VERSION = 5;
 
 /** What a resumed run takes from the run it resumes: the succeeded nodes it does not run again. */
 export interface ResumeFrom {

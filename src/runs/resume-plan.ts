@@ -1,7 +1,8 @@
 /**
  * Which nodes a resumed run reuses (docs/execution.md#resume): a node is run again when it did
- * not succeed in the old run or when any of its ancestors is run again; every other node
- * succeeded, and so did all its ancestors, so its output is reused as it was.
+ * not succeed in the old run, when its output was left out of the old run's status, or when
+ * any of its ancestors is run again; every other node succeeded, and so did all its ancestors,
+ * so its output is reused as it was.
  */
 import { indexGraph } from '../domain/graph';
 import type { PlanGraphPayload } from '../domain/records';
@@ -16,7 +17,8 @@ export interface ResumeSplit {
 export function splitForResume(plan: Pick<PlanGraphPayload, 'nodes' | 'edges'>, old: readonly NodeStatus[]): ResumeSplit {
   const index = indexGraph(plan.nodes, plan.edges);
   const byId = new Map(old.map((n) => [n.id, n]));
-  const rerun = new Set(index.nodeIds.filter((id) => byId.get(id)?.state !== 'succeeded'));
+  // A succeeded node whose output the old run's status left out (too large to report) runs again too.
+  const rerun = new Set(index.nodeIds.filter((id) => byId.get(id)?.state !== 'succeeded' || byId.get(id)?.output_omitted !== undefined));
   // Everything downstream of a rerun node depends on it and runs again too.
   const frontier = [...rerun];
   while (frontier.length > 0) {

@@ -4,13 +4,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import type { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, DefaultLogger } from '@temporalio/worker';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { loadConfig, type Config } from '../../src/config';
 import { createDb, type Db } from '../../src/db/client';
 import { loadOpRegistry } from '../../src/ops/registry';
-import { temporalConnectionOptions } from '../../src/temporal/connection';
+import { connectTemporal, temporalConnectionOptions } from '../../src/temporal/connection';
 import { createWorker } from '../../src/temporal/worker';
 
 export const TEST_OPS_MODULE = resolve(import.meta.dirname, '../fixtures/test-ops.ts');
@@ -48,9 +48,9 @@ export async function createTestContext(overrides: Record<string, string> = {}):
     ...overrides,
   });
   const db = createDb(config.DATABASE_URL);
-  const connection = await Connection.connect(temporalConnectionOptions(config));
+  // As the product connects (histories of large runs outgrow gRPC's default 4 MB per message).
+  const { connection, client } = await connectTemporal(config);
   const nativeConnection = await NativeConnection.connect(temporalConnectionOptions(config));
-  const client = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
   const ctx: TestContext = {
     config,
     db,

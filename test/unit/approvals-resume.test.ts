@@ -87,6 +87,13 @@ describe('splitForResume', () => {
     expect(Object.keys(split.reused)).toEqual(['a', 'b', 'c']);
   });
 
+  it('reruns a succeeded node whose output the old status left out, and what depends on it', () => {
+    const omitted: NodeStatus = { id: 'a', op: 'echo', state: 'succeeded', attempts: 1, output_omitted: { bytes: 900_000 } };
+    const split = splitForResume(p, [omitted, status('b', 'succeeded'), status('c', 'succeeded'), status('d', 'succeeded'), status('e', 'failed')]);
+    expect(split.rerun).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(split.reused).toEqual({});
+  });
+
   it('keeps nodes named like Object properties as own entries', () => {
     const odd = plan({ nodes: ['__proto__', 'constructor', 'x'].map((id) => ({ id, op: 'echo' })), edges: [{ from: 'constructor', to: 'x', kind: 'data' }] });
     const split = splitForResume(odd, [status('__proto__', 'succeeded'), status('constructor', 'succeeded'), status('x', 'failed')]);

@@ -44,7 +44,10 @@ function nodePanel(planNode, status, detail) {
     h('h3', {}, detail?.resolved_params ? 'Params, as resolved' : 'Params, as declared'),
     h('div', { id: 'node-params' }, jsonBlock(detail?.resolved_params ?? detail?.params ?? planNode.params)),
     detail?.resolved_params ? h('details', {}, h('summary', {}, 'as declared'), jsonBlock(detail.params)) : null,
-    h('h3', {}, 'Output'), h('div', { id: 'node-output' }, jsonBlock(s.output)),
+    h('h3', {}, 'Output'),
+    h('div', { id: 'node-output' }, s.output_omitted
+      ? h('p', { class: 'muted' }, `${s.output_omitted.bytes.toLocaleString()} bytes, too large to report with the run's other outputs: see the node's activity result (or local-activity marker) in the run's Temporal history.`)
+      : jsonBlock(s.output)),
     planNode.guards && Object.keys(planNode.guards).length ? [h('h3', {}, 'Guard'), jsonBlock(planNode.guards)] : null,
   );
 }

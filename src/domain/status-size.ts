@@ -1,0 +1,62 @@
+/**
+ * Keeping a run's status inside Temporal's payload limit. The status is the `status` query's
+ * answer and the workflow's result (or its failure's details); Temporal refuses either above
+ * 2 MB (the run would end failed by the server, its result lost), yet each node output may be up
+ * to NODE_OUTPUT_LIMIT_BYTES. When the whole would not fit, the largest outputs are left out of
+ * the status, each marked with its size: the workflow still passes them along data edges, and
+ * the activity results (or local-activity markers) that produced them stay in the run's history.
+ */
+import type { NodeStatus, RunStatus } from './run-state';
+
+/** Largest status, in UTF-8 bytes of its JSON, a run reports; clear of Temporal's 2 MB per payload. */
+export const STATUS_LIMIT_BYTES = 1_500_000;
+
+/**
+ * Largest input, in UTF-8 bytes of its JSON, a node's activity may be scheduled with: above
+ * Temporal's 2 MiB per payload the server would terminate the whole run.
+ */
+export const NODE_INPUT_LIMIT_BYTES = 2_000_000;
+
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** UTF-8 length of a string, counted without encoding it (workflow code has no Buffer). */
+export function utf8Length(text: string): number {
+  if (!NON_ASCII.test(text)) return text.length;
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) continue;
+    if (code < 0x800) bytes += 1;
+    // A surrogate pair is two UTF-16 units and four bytes; a lone surrogate is written as three.
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 2;
+      i++;
+    } else bytes += 2;
+  }
+  return bytes;
+}
+
+/** Size of a value's JSON in UTF-8 bytes. */
+export const jsonBytes = (value: unknown): number => utf8Length(JSON.stringify(value) ?? '');
+
+/**
+ * The status as reported: unchanged when it fits `limit`, otherwise with the largest node outputs
+ * (ties in node order) replaced by `output_omitted: {bytes}` until it does.
+ */
+export function fitStatus(status: RunStatus, limit = STATUS_LIMIT_BYTES): RunStatus {
+  let excess = jsonBytes(status) - limit;
+  if (excess <= 0) return status;
+  const sized = status.nodes
+    .map((node, position) => ({ position, bytes: node.output === undefined ? 0 : jsonBytes(node.output) }))
+    .filter((n) => n.bytes > 0)
+    .sort((a, b) => b.bytes - a.bytes || a.position - b.position);
+  const nodes: NodeStatus[] = [...status.nodes];
+  for (const { position, bytes } of sized) {
+    if (excess <= 0) break;
+    const { output: _output, ...rest } = nodes[position]!;
+    nodes[position] = { ...rest, output_omitted: { bytes } };
+    // `"output":<json>,` gives way to `"output_omitted":{"bytes":N},`.
+    excess -= bytes - (String(bytes).length + 19);
+  }
+  return { ...status, nodes };
+}

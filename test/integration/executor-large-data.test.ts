@@ -1,0 +1,119 @@
+/**
+ * Runs whose node outputs together outgrow Temporal's limits, on a real Temporal dev server and
+ * Postgres: the status and result leave out the largest outputs (src/domain/status-size.ts) while
+ * the data still flows whole, a node whose input is too large fails alone, and nodes wait rather
+ * than overfill a workflow task (workflows/task-budget.ts).
+ */
+import type { WorkflowHandle } from '@temporalio/client';
+import { Worker } from '@temporalio/worker';
+import { describe, expect, inject, it } from 'vitest';
+import { REPLAY_OUTCOME_SINKS } from '../../src/runs/outcome-sink';
+import { startPlanRun } from '../../src/runs/start-run';
+import { STATUS_LIMIT_BYTES } from '../../src/domain/status-size';
+import { NODE_ERROR_TYPES, statusQuery } from '../../src/domain/run-state';
+import { byId, failureType, metricsOf, settle } from './executor-helpers';
+import { uid, useWorkerContext } from './harness';
+import { storePlan, type PlanSpec } from './plans';
+
+const ctx = useWorkerContext();
+const data = (from: string, to: string) => ({ from, to, kind: 'data' as const });
+const AS_ACTIVITY = { execution: 'activity' as const };
+
+async function runPlan(spec: PlanSpec) {
+  const record = await storePlan(ctx.db, { intent: uid('large'), ...spec });
+  const handle = await startPlanRun({ client: ctx.client, taskQueue: ctx.taskQueue, record });
+  return { record, handle, ...(await settle(handle)) };
+}
+
+describe('runs with large outputs', () => {
+  it('reports the largest outputs by size when all would outgrow the payload limit, and passes them whole', async () => {
+    // Three 800 KB outputs (each under NODE_OUTPUT_LIMIT_BYTES) are 2.4 MB together: over Temporal's 2 MB.
+    const { record, handle, status, error } = await runPlan({
+      nodes: [
+        { id: 'a', op: 'blob', params: { bytes: 800_000 }, policy: AS_ACTIVITY },
+        { id: 'b', op: 'blob', params: { bytes: 800_000 }, policy: AS_ACTIVITY },
+        { id: 'c', op: 'blob', params: { bytes: 700_000 }, policy: AS_ACTIVITY },
+        { id: 'sink', op: 'blob', params: { bytes: 10 }, policy: AS_ACTIVITY },
+      ],
+      edges: [data('a', 'sink'), data('c', 'sink')],
+    });
+    expect(error).toBeUndefined();
+    expect(status.state).toBe('succeeded');
+    const nodes = byId(status);
+    // Largest first, ties in node order, until the rest fits: a and b are left out, c and sink are not.
+    expect(nodes.a).toMatchObject({ state: 'succeeded', output_omitted: { bytes: expect.any(Number) } });
+    expect(nodes.a!.output).toBeUndefined();
+    expect(nodes.b!.output_omitted!.bytes).toBeGreaterThan(800_000);
+    expect(nodes.c!.output_omitted).toBeUndefined();
+    expect((nodes.c!.output as { text: string }).text).toHaveLength(700_000);
+    // The data edges carried every output whole.
+    const received = (nodes.sink!.output as { received: Record<string, number> }).received;
+    expect(received).toEqual({ a: nodes.a!.output_omitted!.bytes, c: JSON.stringify(nodes.c!.output).length });
+    expect(JSON.stringify(status).length).toBeLessThanOrEqual(STATUS_LIMIT_BYTES);
+    // The query answers the same, and the run is counted once as succeeded.
+    expect(byId(await handle.query(statusQuery)).a!.output_omitted).toEqual(nodes.a!.output_omitted);
+    expect(await metricsOf(ctx.db, record.id)).toMatchObject({ execution_count: 1, failure_rate: 0 });
+  });
+
+  it('fails a node whose data inputs are over the payload limit instead of losing the run', async () => {
+    // 2.3 MB of data inputs: scheduled, Temporal would terminate the run at that command.
+    const { record, status, error } = await runPlan({
+      nodes: [
+        { id: 'a', op: 'blob', params: { bytes: 800_000 }, policy: AS_ACTIVITY },
+        { id: 'b', op: 'blob', params: { bytes: 800_000 }, policy: AS_ACTIVITY },
+        { id: 'c', op: 'blob', params: { bytes: 700_000 }, policy: AS_ACTIVITY },
+        { id: 'all', op: 'blob', params: { bytes: 10 }, policy: AS_ACTIVITY },
+      ],
+      edges: [data('a', 'all'), data('b', 'all'), data('c', 'all')],
+    });
+    expect(failureType(error)).toBe(NODE_ERROR_TYPES.inputTooLarge);
+    expect(status.state).toBe('failed');
+    const all = byId(status).all!;
+    expect(all).toMatchObject({ state: 'failed', attempts: 0, error: { type: NODE_ERROR_TYPES.inputTooLarge } });
+    expect(all.error!.message).toMatch(/node "all" \(blob\): its resolved params and data inputs are \d+ bytes; an activity's input may be at most 2000000/);
+    expect(await metricsOf(ctx.db, record.id)).toMatchObject({ execution_count: 1, failure_rate: 1 });
+  });
+
+  /** Workflow tasks the executor ended early (task-budget.ts), once the history is seen to replay. */
+  async function taskBreaks(handle: WorkflowHandle) {
+    const history = await handle.fetchHistory();
+    await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') }, sinks: REPLAY_OUTCOME_SINKS }, history, handle.workflowId);
+    return (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'endWorkflowTask').length;
+  }
+
+  it('schedules a large output fanned out to activities over several workflow tasks', async () => {
+    // Six 900 KB inputs are 5.4 MB in one task's completion: over gRPC's 4 MB, the task could never be reported.
+    const readers = Array.from({ length: 6 }, (_, i) => ({ id: `read${i}`, op: 'blob', params: { bytes: 0 }, policy: AS_ACTIVITY }));
+    const { handle, status, error } = await runPlan({
+      nodes: [{ id: 'doc', op: 'blob', params: { bytes: 900_000 }, policy: AS_ACTIVITY }, ...readers],
+      edges: readers.map((r) => data('doc', r.id)),
+    });
+    expect(error).toBeUndefined();
+    const nodes = byId(status);
+    for (const r of readers) expect((nodes[r.id]!.output as { received: Record<string, number> }).received.doc).toBeGreaterThan(900_000);
+    // One reader per task: each further one would pass the 1.5 MB budget.
+    expect(await taskBreaks(handle)).toBe(5);
+  });
+
+  it('reports a chain of large local outputs over several workflow tasks', async () => {
+    // Five 900 KB local outputs finishing in one task would be 4.5 MB of markers in its completion.
+    const nodes = Array.from({ length: 5 }, (_, i) => ({ id: `n${i}`, op: 'blob', params: { bytes: 900_000 }, policy: { execution: 'local' as const } }));
+    const { handle, status, error } = await runPlan({ nodes, edges: nodes.slice(1).map((n, i) => ({ from: nodes[i]!.id, to: n.id, kind: 'control' as const })) });
+    expect(error).toBeUndefined();
+    expect(status.nodes.every((n) => n.state === 'succeeded' && n.execution === 'local')).toBe(true);
+    // Two outputs fill the budget; the third waits for the next task, and so on.
+    expect(await taskBreaks(handle)).toBe(2);
+  });
+
+  it('runs a chain of 10,000 local nodes in one history, reporting every few thousand markers', async () => {
+    // Kept in one history (as a plan with a map, sub-plan or approval node is): 10,000 markers of
+    // ~410 bytes in one task were 4.1 MB, which no worker could report.
+    const nodes = Array.from({ length: 10_000 }, (_, i) => ({ id: `n${i}`, op: 'noop' }));
+    const record = await storePlan(ctx.db, { intent: uid('large'), nodes, edges: nodes.slice(1).map((n, i) => ({ from: nodes[i]!.id, to: n.id, kind: 'control' as const })) });
+    const handle = await startPlanRun({ client: ctx.client, taskQueue: ctx.taskQueue, record, partitionNodes: 20_000 });
+    const { status } = await settle(handle);
+    expect(status.state).toBe('succeeded');
+    expect(status.nodes).toHaveLength(10_000);
+    expect(await taskBreaks(handle)).toBe(3);
+  }, 240_000);
+});

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import type { NodeStatus, RunStatus } from '../../src/domain/run-state';
+import { fitStatus, jsonBytes, utf8Length } from '../../src/domain/status-size';
+
+const node = (id: string, output?: unknown): NodeStatus => ({ id, op: 'echo', state: 'succeeded', attempts: 1, ...(output === undefined ? {} : { output }) });
+const run = (nodes: NodeStatus[]): RunStatus => ({ plan_record_id: 'r', plan_revision: 1, plan_id: 'p', intent: 'i', state: 'succeeded', started_at: '2026-11-27T00:00:00.000Z', nodes });
+
+describe('utf8Length', () => {
+  it('counts what Buffer counts, for ASCII, two- and three-byte characters, pairs and lone surrogates', () => {
+    for (const text of ['', 'plain ascii', 'é and ß', '日本語', '😀 pair', 'lone \ud800 high', 'lone \udc00 low', 'end \ud83d']) {
+      expect(utf8Length(text), text).toBe(Buffer.byteLength(text));
+    }
+  });
+});
+
+describe('fitStatus', () => {
+  it('returns the status as it is when it fits', () => {
+    const status = run([node('a', { text: 'x'.repeat(100) }), node('b')]);
+    expect(fitStatus(status, 1_000)).toBe(status);
+  });
+
+  it('leaves out the largest outputs first, ties in node order, until the status fits', () => {
+    const status = run([node('small', 'x'.repeat(100)), node('big1', 'y'.repeat(600)), node('mid', 'z'.repeat(300)), node('big2', 'y'.repeat(600)), node('none')]);
+    const fitted = fitStatus(status, 1_000);
+    expect(fitted.nodes.map((n) => [n.id, n.output === undefined ? n.output_omitted : 'kept'])).toEqual([
+      ['small', 'kept'],
+      ['big1', { bytes: 602 }],
+      ['mid', 'kept'],
+      ['big2', { bytes: 602 }],
+      ['none', undefined],
+    ]);
+    expect(jsonBytes(fitted)).toBeLessThanOrEqual(1_000);
+    // The status it was given is unchanged: the run keeps passing the outputs along data edges.
+    expect(status.nodes[1]!.output).toBe('y'.repeat(600));
+  });
+
+  it('measures outputs in UTF-8 bytes, not characters', () => {
+    const status = run([node('wide', '日'.repeat(200)), node('ascii', 'a'.repeat(500))]);
+    // 600 bytes against 502: the wide output is the larger and goes first.
+    expect(fitStatus(status, 900).nodes.map((n) => n.output_omitted?.bytes)).toEqual([602, undefined]);
+  });
+});
