@@ -76,7 +76,8 @@ export const consolidation: Scenario = {
     '2026-11-26 on an Intel Xeon machine took 20.4 and 24.3 s with generalisation and 24.8 and 23.0 s without it (ingest 17.2 ' +
     'and 16.0 s), where earlier machines took 17.5 s either way (ingest 13.1 s): the pass, not generalisation, was slower. Two ' +
     'whole bench runs later that day on an AMD EPYC machine: 19.7 and 21.1 s with it, 19.6 s without it in both (ingest 16.6 ' +
-    'and 16.1 s).',
+    'and 16.1 s). On 2026-11-27: 13.1 s either way on an Intel Xeon machine (ingest 10.1 s), and 20.2 s with it, 20.7 s without it ' +
+    '(ingest 15.6 s, the run above) on a slower AMD EPYC machine whose other scenarios ran a half to two thirds as fast.',
   async run(env, log) {
     await emptyStore(env);
     const ingestOff = await ingest(env, 'bench_off', log);

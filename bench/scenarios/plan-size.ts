@@ -137,16 +137,17 @@ export const planSize: Scenario = {
     'The same replay applies to any run whose worker restarts or evicts it: where the notes show a replay longer than 10 s ' +
     '(a chain of 5,000 already), a run that completed did so only because its worker kept it cached throughout. ' +
     'The 2,000-pending-activity limit is never reached (the executor caps parallelism at 1,000). **Local nodes** cost one ' +
-    'marker event each, but a chain of them runs inside one workflow task (~2.5 ms per node here, so 10,000 nodes finish ' +
-    'well before the task\'s heartbeat at 80% of its 120 s timeout), and every marker (~410 bytes) is sent in that task\'s ' +
-    'completion beside the run\'s result (~200 bytes per node): past ~7,000 nodes the completion outgrows gRPC\'s 4 MB ' +
-    'message limit, Temporal fails the task as not retryable and the ' +
-    'run waits (in the notes: 5,000 complete; 10,000 fail so, or, on a day slow enough that the one workflow task runs past ' +
-    'the scenario\'s 40 s stall limit, are stopped before they reach the limit). ' +
+    'marker event each, and a chain of them runs inside one workflow task (~2.5 ms per node here) until the executor ends ' +
+    'the task itself: every marker (~410 bytes) is sent in the task\'s completion, gRPC refuses a completion over 4 MB, and ' +
+    'so the executor lets no further node start once a task holds ~1.5 MB and schedules a no-op activity to start the next ' +
+    'one (docs/execution.md#workflow-task-size): a task boundary every ~3,300 local nodes, the workflow tasks in the notes. ' +
+    'Before that (executor_version 5, 2026-11-27), 5,000 completed and 10,000 failed with the completion refused; now ' +
+    '10,000 complete, and 20,000 fail later, at the end: the run\'s result lists every node (~190 bytes each even without ' +
+    'outputs), and 3.8 MB is over Temporal\'s 2 MB per payload, which the server refuses. ' +
     'Plans of more than 2,000 nodes therefore run partitioned by default (continue-as-new per partition of 2,000 nodes, ' +
-    'at most 2,000 markers per completion; scenario partitioned-size), which this scenario turns off to measure the ' +
+    'whose status details one partition; scenario partitioned-size), which this scenario turns off to measure the ' +
     'single-history path; plans that keep one history (map, sub-plan or approval nodes, resumed runs) stay exposed above ' +
-    '~7,000 local nodes in one workflow task (docs/execution.md#local-nodes).',
+    '~10,000 nodes.',
   async run(env, log) {
     const attempts: Attempt[] = [];
     await env.withWorker(async (taskQueue) => {

@@ -152,11 +152,14 @@ export const throughput: Scenario = {
     '(bookkept / bare 0.953) and the executor reached 0.958 of the bookkept workflow. The executor ' +
     'reaches 0.86–0.956 of bare Temporal code, short of the 0.95 goal: its extra is a few ms per run.\n\n' +
     'Since 2026-11-27 every side starts eagerly. On an Intel Xeon machine (57 ms of CPU per bare run) the executor reached 0.935 ' +
-    '(0.916–0.948) of the bare workflow started the same way beside the chain and fan-out scenarios and 0.918 (0.912–0.942, the ' +
-    'run above) in a whole bench run, 60.8 against 56.9 ms of CPU per run; bookkeeping reached 0.985 and 0.973 of bare, labels ' +
+    '(0.916–0.948) of the bare workflow started the same way beside the chain and fan-out scenarios and 0.918 (0.912–0.942) in a ' +
+    'whole bench run, 60.8 against 56.9 ms of CPU per run; bookkeeping reached 0.985 and 0.973 of bare, labels ' +
     '0.978 and 1.007, and the executor 0.945 and 0.946 of the bookkept workflow. Eager start made the bare workflow 1.035 and ' +
     '1.05 times as fast as itself started the usual way, and the executor reached 0.971 and 0.967 of that usual-way workflow: plangraph\'s runs gained what any ' +
-    'workflow started eagerly gains; the distance to bare code started the same way is unchanged.\n\n' +
+    'workflow started eagerly gains; the distance to bare code started the same way is unchanged. On a slower AMD EPYC machine ' +
+    'later that day (77 ms of CPU per bare run, 86 ms per executor run), with executor_version 5: 0.924 (0.878–0.992, the run ' +
+    'above) in a whole bench run; bookkeeping 0.986 of bare, labels 1.018, the executor 0.936 of the bookkept workflow and ' +
+    '0.968 of the bare one started the usual way.\n\n' +
     'In the runs before eager start the largest single part of it was the label of each node in the Temporal UI (since then 0.978 and 1.007 of bare, within the noise). The bare workflow with its 5 activities labelled ' +
     'as the executor labels them reached 0.939 and 0.948 of itself unlabelled in two of them (4.7–6.2 ms more CPU per run, ' +
     'half to three quarters of it in the dev server), and the executor 0.97 and 0.906 of the labelled workflow. The labelled and bare runs ' +
