@@ -11,7 +11,7 @@ import {
 } from '../src/domain/partitioning';
 import type { PlanNode } from '../src/domain/records';
 import type { CarriedRunState, NodeStatus, PartitionedRunInput, RunStatus } from '../src/domain/run-state';
-import { fitStatus } from '../src/domain/status-size';
+import { fitStatus } from '../src/domain/payload-size';
 
 /** The carried state of a run's first partition. */
 export function initialCarried(input: PartitionedRunInput, startedAt: Date, runId: string, timeoutMs: number | undefined): CarriedRunState {

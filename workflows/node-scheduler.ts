@@ -7,7 +7,7 @@
 import { ApplicationFailure, CancellationScope, condition, isCancellation, scheduleActivity, scheduleLocalActivity, sleep } from '@temporalio/workflow';
 import type { PlanNode } from '../src/domain/records';
 import { resolveTemplates } from '../src/domain/refs';
-import { jsonBytes, NODE_INPUT_LIMIT_BYTES } from '../src/domain/status-size';
+import { jsonBytes, NODE_INPUT_LIMIT_BYTES } from '../src/domain/payload-size';
 import { NODE_ERROR_TYPES, type NodeActivityInput, type NodeActivityResult, type NodeError } from '../src/domain/run-state';
 import type { CompositeResult } from './map-node';
 import { describeFailure } from './node-failure';

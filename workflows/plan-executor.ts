@@ -19,7 +19,7 @@ import { runsLocally } from '../src/domain/node-execution';
 import type { PlanGraphPayload, PlanNode } from '../src/domain/records';
 import { resolveTemplates } from '../src/domain/refs';
 import { isSubPlanNode } from '../src/domain/sub-plan';
-import { fitStatus } from '../src/domain/status-size';
+import { fitStatus } from '../src/domain/payload-size';
 import {
   CANCEL_SAFE_VERSION,
   LEAN_WAIT_VERSION,

@@ -26,7 +26,7 @@ export const nodeStatusSchema = z.object({
   output: z.unknown().optional(),
   /**
    * Set instead of `output` when the run's outputs together would outgrow Temporal's payload
-   * limit (src/domain/status-size.ts): the output's size; it is in the run's history.
+   * limit (src/domain/payload-size.ts): the output's size; it is in the run's history.
    */
   output_omitted: z.object({ bytes: z.number() }).optional(),
   /** An approval node's prompt. */

@@ -1,6 +1,6 @@
 /**
  * Runs whose node outputs together outgrow Temporal's limits, on a real Temporal dev server and
- * Postgres: the status and result leave out the largest outputs (src/domain/status-size.ts) while
+ * Postgres: the status and result leave out the largest outputs (src/domain/payload-size.ts) while
  * the data still flows whole, a node whose input is too large fails alone, and nodes wait rather
  * than overfill a workflow task (workflows/task-budget.ts).
  */
@@ -9,7 +9,7 @@ import { Worker } from '@temporalio/worker';
 import { describe, expect, inject, it } from 'vitest';
 import { REPLAY_OUTCOME_SINKS } from '../../src/runs/outcome-sink';
 import { startPlanRun } from '../../src/runs/start-run';
-import { STATUS_LIMIT_BYTES } from '../../src/domain/status-size';
+import { STATUS_LIMIT_BYTES } from '../../src/domain/payload-size';
 import { NODE_ERROR_TYPES, statusQuery } from '../../src/domain/run-state';
 import { byId, failureType, metricsOf, settle } from './executor-helpers';
 import { uid, useWorkerContext } from './harness';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { NodeStatus, RunStatus } from '../../src/domain/run-state';
-import { fitStatus, jsonBytes, utf8Length } from '../../src/domain/status-size';
+import { fitStatus, jsonBytes, utf8Length } from '../../src/domain/payload-size';
 
 const node = (id: string, output?: unknown): NodeStatus => ({ id, op: 'echo', state: 'succeeded', attempts: 1, ...(output === undefined ? {} : { output }) });
 const run = (nodes: NodeStatus[]): RunStatus => ({ plan_record_id: 'r', plan_revision: 1, plan_id: 'p', intent: 'i', state: 'succeeded', started_at: '2026-11-27T00:00:00.000Z', nodes });

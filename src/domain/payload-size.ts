@@ -1,10 +1,12 @@
 /**
- * Keeping a run's status inside Temporal's payload limit. The status is the `status` query's
- * answer and the workflow's result (or its failure's details); Temporal refuses either above
- * 2 MB (the run would end failed by the server, its result lost), yet each node output may be up
- * to NODE_OUTPUT_LIMIT_BYTES. When the whole would not fit, the largest outputs are left out of
- * the status, each marked with its size: the workflow still passes them along data edges, and
- * the activity results (or local-activity markers) that produced them stay in the run's history.
+ * What fits in a Temporal payload (2 MB each): a node's activity input, and a run's status.
+ *
+ * The status is the `status` query's answer and the workflow's result (or its failure's details);
+ * Temporal refuses either above 2 MB (the run would end failed by the server, its result lost),
+ * yet each node output may be up to NODE_OUTPUT_LIMIT_BYTES. When the whole would not fit, the
+ * largest outputs are left out of the status, each marked with its size: the workflow still
+ * passes them along data edges, and the activity results (or local-activity markers) that
+ * produced them stay in the run's history.
  */
 import type { NodeStatus, RunStatus } from './run-state';
 
