@@ -36,7 +36,7 @@ import {
   type RunState,
   type RunStatus,
 } from '../src/domain/run-state';
-import { APPROVAL_OP, RUN_GATE_ID, runGate } from '../src/domain/approvals';
+import { APPROVAL_OP, gatePrompt, RUN_GATE_ID, runGate } from '../src/domain/approvals';
 import { workerOps } from '../src/domain/run-begin';
 import { ApprovalDesk } from './approvals';
 import { compositeRunner, hasComposites, NO_COMPOSITES, prepareComposites } from './composite-nodes';
@@ -230,7 +230,7 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
   const awaitGate =
     gate && has(PATCHES.runGate)
       ? async () => {
-          const refused = await desk.wait(RUN_GATE_ID, gate.prompt, gate.timeoutMs).then(
+          const refused = await desk.wait(RUN_GATE_ID, gatePrompt(gate.prompt, input.inputs ?? {}), gate.timeoutMs).then(
             () => undefined,
             (err: unknown) => {
               if (isCancellation(err)) throw err;

@@ -7,6 +7,7 @@ import { approvalParamProblems } from './approval-schemas';
 import { durationMs } from './node-execution';
 import type { PlanIssue } from './graph';
 import type { PlanGraphPayload } from './records';
+import { collectTemplateRefs, parseRef } from './refs';
 
 /** Every approval problem of a plan. */
 export function approvalIssues(plan: Pick<PlanGraphPayload, 'nodes' | 'constraints'>): PlanIssue[] {
@@ -24,6 +25,16 @@ export function approvalIssues(plan: Pick<PlanGraphPayload, 'nodes' | 'constrain
   }
   if (c.approval_prompt !== undefined && (typeof c.approval_prompt !== 'string' || c.approval_prompt === '')) {
     issues.push({ code: 'invalid_approval', path: 'constraints.approval_prompt', message: 'constraints.approval_prompt must be a non-empty string' });
+  }
+  // The gate is asked before any node runs: its prompt can show run inputs, nothing else.
+  for (const { ref } of typeof c.approval_prompt === 'string' ? collectTemplateRefs(c.approval_prompt) : []) {
+    if (parseRef(ref, [])?.root !== 'inputs') {
+      issues.push({
+        code: 'invalid_approval',
+        path: 'constraints.approval_prompt',
+        message: `constraints.approval_prompt: {{${ref}}} is not a run input; the gate is asked before any node runs, so its prompt may reference only {{inputs…}}`,
+      });
+    }
   }
   const timeout = c.approval_timeout;
   if (timeout !== undefined && !((typeof timeout === 'string' || typeof timeout === 'number') && durationMs(timeout) > 0)) {

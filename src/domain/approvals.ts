@@ -8,6 +8,7 @@ import { defineUpdate } from '@temporalio/workflow';
 import type * as ApprovalSchemas from './approval-schemas';
 import type { PlanGraphPayload } from './records';
 import { durationMs } from './node-execution';
+import { resolveTemplates } from './refs';
 
 export type ApprovalRequest = ApprovalSchemas.ApprovalRequest;
 export type ApprovalDecision = ApprovalSchemas.ApprovalDecision;
@@ -51,4 +52,15 @@ export function runGate(plan: Pick<PlanGraphPayload, 'constraints' | 'intent'>):
   const raw = c.approval_timeout;
   const ms = typeof raw === 'string' || typeof raw === 'number' ? durationMs(raw) : undefined;
   return { prompt, timeoutMs: ms !== undefined && Number.isFinite(ms) && ms > 0 ? ms : undefined };
+}
+
+/**
+ * The gate's prompt as the approver reads it, its `{{inputs…}}` references filled in from the run's
+ * inputs (validation allows no other reference: no node has run when the gate is asked). A prompt
+ * that is one reference to a missing input stays as written, so the approver sees what is missing.
+ */
+export function gatePrompt(prompt: string, inputs: unknown): string {
+  const filled = resolveTemplates(prompt, { inputs, nodes: {} }, []);
+  if (typeof filled === 'string') return filled;
+  return filled === undefined || filled === null ? prompt : JSON.stringify(filled);
 }

@@ -28,9 +28,9 @@ afterAll(async () => {
 });
 
 /** Stores the plan and starts it by id; returns the workflow id. */
-async function start(spec: PlanSpec, apiKey = key): Promise<string> {
+async function start(spec: PlanSpec, apiKey = key, inputs: Record<string, unknown> = {}): Promise<string> {
   const plan = await storePlan(ctx.services.records, { intent: uid('approval plan'), ...spec });
-  const response = await ctx.call('POST', '/v1/intents', { task_descriptor: 'run it', inputs: {}, plan_id: plan.id }, apiKey);
+  const response = await ctx.call('POST', '/v1/intents', { task_descriptor: 'run it', inputs, plan_id: plan.id }, apiKey);
   expect(response.statusCode, response.body).toBe(202);
   return (response.json() as IntentResponse).workflow_id;
 }
@@ -184,7 +184,20 @@ describe('requires_approval', () => {
     expect(final.result!.nodes.every((n) => n.started_at === undefined)).toBe(true);
   });
 
+  it("shows the gate's prompt with the run's inputs filled in", async () => {
+    const id = await start(gated({ approval_prompt: 'Migrate {{inputs.table}} ({{inputs.rows}} rows)?' }), key, { table: 'users', rows: 1200 });
+    const status = await untilWaiting(id, '$run');
+    expect(status!.waiting_for).toEqual([expect.objectContaining({ node_id: '$run', prompt: 'Migrate users (1200 rows)?' })]);
+    expect((await decide(id, '$run', { decision: 'approve' })).statusCode).toBe(200);
+    expect((await settled(id)).state).toBe('succeeded');
+  });
+
   it('refuses plans that misuse approvals, naming the code and field', async () => {
+    const gateReadsNode = { nodes: [{ id: 'a', op: 'echo' }], constraints: { requires_approval: true, approval_prompt: 'Send {{nodes.a.output}}?' } };
+    const refused = await ctx.call('POST', '/v1/plans', { payload: { kind: 'plan_graph', plan_id: uid('bad'), intent: 'bad gate', ...gateReadsNode } }, key);
+    expect(refused.statusCode).toBe(422);
+    expect(errorOf(refused).details.issues).toEqual([expect.objectContaining({ code: 'invalid_approval', path: 'constraints.approval_prompt', message: expect.stringContaining('{{nodes.a.output}} is not a run input') })]);
+
     const bad = { nodes: [{ id: 'a', op: 'approval', params: { timeout: 'soon' } }], constraints: { requires_approval: 'yes' } };
     const response = await ctx.call('POST', '/v1/plans', { payload: { kind: 'plan_graph', plan_id: uid('bad'), intent: 'bad approvals', ...bad } }, key);
     expect(response.statusCode).toBe(422);

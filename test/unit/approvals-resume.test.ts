@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { approvalParams } from '../../src/domain/approval-schemas';
-import { runGate } from '../../src/domain/approvals';
+import { gatePrompt, runGate } from '../../src/domain/approvals';
 import { validatePlanGraph } from '../../src/domain/graph';
 import { planToMermaid } from '../../src/domain/plan-diagram';
 import { planGraphPayloadSchema, type PlanGraphPayloadInput } from '../../src/domain/records';
@@ -42,6 +42,20 @@ describe('approval validation', () => {
     expect(approvalParams({ params: { prompt: 'Go?', timeout: '2m' } })).toEqual({ prompt: 'Go?', timeoutMs: 120_000 });
     expect(runGate(plan({ nodes: [{ id: 'a', op: 'echo' }] }))).toBeUndefined();
     expect(runGate(plan({ nodes: [{ id: 'a', op: 'echo' }], constraints: { requires_approval: true, approval_timeout: '1h' } }))).toEqual({ prompt: 'Run plan "ship it"?', timeoutMs: 3_600_000 });
+  });
+
+  it('lets the gate prompt show run inputs, and nothing the gate cannot know yet', () => {
+    const gated = (approval_prompt: string) => plan({ nodes: [{ id: 'a', op: 'echo' }], constraints: { requires_approval: true, approval_prompt } });
+    expect(issuesOf(gated('Migrate {{inputs.table}} to {{ inputs.target.region }}?'))).toEqual([]);
+    expect(issuesOf(gated('Use {{nodes.a.output.x}} and {{item}}, {{inputs.t}}?'))).toEqual(['invalid_approval constraints.approval_prompt', 'invalid_approval constraints.approval_prompt']);
+    expect(validatePlanGraph(gated('Use {{nodes.a.state}}?'), { knownOps: new Set(['echo']) })[0]?.message).toMatch(/\{\{nodes\.a\.state\}\} is not a run input/);
+
+    const inputs = { table: 'users', target: { region: 'eu' }, rows: [1, 2] };
+    expect(gatePrompt('Migrate {{inputs.table}} to {{ inputs.target.region }}?', inputs)).toBe('Migrate users to eu?');
+    expect(gatePrompt('Rows {{inputs.rows}}, owner {{inputs.owner}}.', inputs)).toBe('Rows [1,2], owner .');
+    expect(gatePrompt('{{inputs.target}}', inputs)).toBe('{"region":"eu"}');
+    expect(gatePrompt('{{inputs.owner}}', inputs)).toBe('{{inputs.owner}}');
+    expect(gatePrompt('Run it?', inputs)).toBe('Run it?');
   });
 
   it('refuses an op module that takes the name of the built-in approval op', () => {
