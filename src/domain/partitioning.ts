@@ -9,7 +9,7 @@ import { BUILTIN_EXECUTOR_OPS } from './approvals';
 import { checkGuard } from './guards';
 import { indexGraph, topologicalOrder, type GraphIndex } from './graph-index';
 import type { PlanEdge, PlanGraphPayload, PlanNode } from './records';
-import { collectTemplateRefs } from './refs';
+import { collectTemplateRefs, parseRef } from './refs';
 import type { NodeState } from './run-state';
 import { isSubPlanNode } from './sub-plan';
 
@@ -73,17 +73,24 @@ export interface PlanPartitioning {
   lastReader: Map<string, number>;
 }
 
-/** The predecessors whose output (or state, through a ref) a node reads: data edges and refs in params and guards. */
-function readPredecessors(node: PlanNode, index: GraphIndex): Set<string> {
+/**
+ * The predecessors a node reads: `outputs` over data edges and `{{nodes.X.output…}}` refs in its
+ * params and guards; `any` adds those whose state alone a ref reads (`nodes.X.state`), which the
+ * node's partition needs as stand-ins but whose outputs need not be carried.
+ */
+function readPredecessors(node: PlanNode, index: GraphIndex): { outputs: Set<string>; any: Set<string> } {
   const preds = index.preds.get(node.id)!;
-  const read = new Set(preds.data);
+  const outputs = new Set(preds.data);
+  const any = new Set(preds.data);
   const refs = [...collectTemplateRefs(node.params).map((r) => r.ref), ...(node.guards === undefined ? [] : checkGuard(node.guards).refs)];
-  const nodeRefs = refs.filter((r) => r.startsWith('nodes.'));
-  if (nodeRefs.length === 0) return read;
-  for (const pred of [...preds.data, ...preds.control]) {
-    if (nodeRefs.some((r) => r.startsWith(`nodes.${pred}.`))) read.add(pred);
+  const predIds = [...preds.data, ...preds.control];
+  for (const ref of refs) {
+    const parsed = ref.startsWith('nodes.') ? parseRef(ref, predIds) : undefined;
+    if (parsed?.root !== 'node' || !predIds.includes(parsed.nodeId)) continue;
+    any.add(parsed.nodeId);
+    if (parsed.field === 'output') outputs.add(parsed.nodeId);
   }
-  return read;
+  return { outputs, any };
 }
 
 export function analysePlan(plan: Pick<PlanGraphPayload, 'nodes' | 'edges'>, size: number): PlanPartitioning {
@@ -97,7 +104,7 @@ export function analysePlan(plan: Pick<PlanGraphPayload, 'nodes' | 'edges'>, siz
   const lastReader = new Map<string, number>();
   for (const node of plan.nodes) {
     const p = partOf(node.id);
-    for (const pred of readPredecessors(node, index)) {
+    for (const pred of readPredecessors(node, index).outputs) {
       if (partOf(pred) < p && (lastReader.get(pred) ?? -1) < p) lastReader.set(pred, p);
     }
   }
@@ -178,7 +185,7 @@ export function partitionSlice(plan: PlanPartitioning, index: number, states: st
   for (const id of ids) {
     const node = plan.nodes.get(id)!;
     const preds = plan.index.preds.get(id)!;
-    const read = readPredecessors(node, plan.index);
+    const read = readPredecessors(node, plan.index).any;
     let blocked = false;
     for (const kind of ['data', 'control'] as const) {
       for (const pred of preds[kind]) {

@@ -56,6 +56,23 @@ describe('partitioning a plan', () => {
     expect(analysePlan(plan, 4).lastReader.get('n003')).toBe(1);
   });
 
+  it("loads a predecessor whose state a ref reads, but carries no output for it", () => {
+    // n004 (partition 1) checks how n000 and n001 (partition 0) ended, and reads n002's output.
+    const plan = chain(6, 'control');
+    plan.edges.push(control('n000', 'n004'), control('n001', 'n004'), control('n002', 'n004'));
+    plan.nodes[4] = node('n004', {
+      params: { note: 'after {{nodes.n001.state}}', v: '{{nodes.n002.output.x}}' },
+      guards: { eq: [{ ref: 'nodes.n000.state' }, 'succeeded'] } as PlanNode['guards'],
+    });
+    const analysed = analysePlan(plan, 4);
+    expect([...analysed.lastReader.keys()]).toEqual(['n002']);
+    expect(maxCarriedOutputs(analysed)).toBe(1);
+    expect(partitionSlice(analysed, 0, 'pppppp').carry).toEqual(['n002']);
+    // All succeeded: n003 (control, not read) stays out; the three n004 reads come along.
+    const second = partitionSlice(analysed, 1, 'sskspp');
+    expect(second.external.map((e) => [e.node.id, e.code]).sort()).toEqual([['n000', 's'], ['n001', 's'], ['n002', 'k']]);
+  });
+
   it('keeps the fan source across every partition and drops non-blocking fan-in predecessors', () => {
     const plan = analysePlan(fan(10), 4);
     expect(plan.order[0]).toBe('a');
