@@ -137,6 +137,32 @@ describe('partitioned runs', () => {
     expect(page.nodes[0]).toEqual({ node_id: 'm01', op: 'fail', state: 'failed' });
   });
 
+  it("reads an earlier partition's node states in guards and params without carrying their outputs", async () => {
+    const { status, error, handle } = await runPlan({
+      nodes: [
+        { id: 'a', op: 'noop' },
+        { id: 'b', op: 'noop' },
+        { id: 'f', op: 'fail', params: {}, policy: { continue_on_error: true } },
+        { id: 'g', op: 'echo', params: { payload: 'not needed later' } },
+        { id: 'report', op: 'echo', params: { f: '{{nodes.f.state}}', g: '{{nodes.g.state}}' }, guards: { eq: [{ ref: 'nodes.g.state' }, 'succeeded'] } },
+        { id: 'skipme', op: 'echo', params: {}, guards: { eq: [{ ref: 'nodes.f.state' }, 'succeeded'] } },
+      ],
+      edges: [control('f', 'report'), control('g', 'report'), control('f', 'skipme')],
+    });
+    expect(error).toBeUndefined();
+    // a b f g | report skipme
+    expect(status.partitioned?.node_states).toBe('sstssk');
+    expect(status.nodes.find((n) => n.id === 'report')).toMatchObject({ state: 'succeeded', output: { f: 'failed', g: 'succeeded' } });
+    expect(status.nodes.find((n) => n.id === 'skipme')).toMatchObject({ state: 'skipped', reason: 'guard is false' });
+    // The second partition started with g's state only: no output crossed the boundary.
+    const [first] = await runsOf(handle);
+    expect(first!.status).toBe('CONTINUED_AS_NEW');
+    const history = await ctx.client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).fetchHistory();
+    const continued = history.events!.find((e) => e.workflowExecutionContinuedAsNewEventAttributes)!.workflowExecutionContinuedAsNewEventAttributes!;
+    const carried = JSON.parse(Buffer.from(continued.input!.payloads![0]!.data!).toString()) as { carried: { outputs: Record<string, unknown> } };
+    expect(carried.carried.outputs).toEqual({});
+  });
+
   it('cancels a run in a later partition: running nodes cancelled, the rest too, counted once', async () => {
     const nodes = Array.from({ length: 12 }, (_, i) => ({ id: id('s', i), op: 'sleep', params: { ms: 400 } }));
     const { handle, record } = await start({ nodes, edges: nodes.slice(1).map((n, i) => control(nodes[i]!.id, n.id)) });
