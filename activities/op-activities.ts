@@ -6,6 +6,7 @@ import { activityInfo, Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { formatPath } from '../src/domain/graph';
 import { unstorablePath, wellFormedText } from '../src/domain/json-limits';
+import { boundedText, ERROR_MESSAGE_LIMIT_BYTES, ERROR_STACK_LIMIT_BYTES } from '../src/domain/payload-size';
 import type { NodeActivityInput, NodeActivityResult } from '../src/domain/run-state';
 import { NODE_ERROR_TYPES } from '../src/domain/run-state';
 import type { OpRegistry } from '../src/ops/registry';
@@ -13,19 +14,23 @@ import type { OpRegistry } from '../src/ops/registry';
 /**
  * A failure Temporal can carry: its protocol holds only valid Unicode, and a lone surrogate in a
  * message or stack (common in what failing tools print) would fail the task completion and stop
- * the worker, so lone surrogates are written as their visible escapes.
+ * the worker, so lone surrogates are written as their visible escapes. Messages and stacks are
+ * bounded (ERROR_MESSAGE_LIMIT_BYTES): a cut one says so and gives its full size.
  */
 function failure(type: string, message: string, attempt: number, nonRetryable: boolean, cause?: Error): ApplicationFailure {
-  return ApplicationFailure.create({ type: wellFormedText(type), message: wellFormedText(message), nonRetryable, details: [{ attempt }], cause: cause && carriable(cause) });
+  return ApplicationFailure.create({ type: carriableText(type, ERROR_MESSAGE_LIMIT_BYTES), message: carriableText(message, ERROR_MESSAGE_LIMIT_BYTES), nonRetryable, details: [{ attempt }], cause: cause && carriable(cause) });
 }
 
-/** The error itself when Temporal can carry it; else a copy with name, message and stack made well-formed. */
+const carriableText = (text: string, limitBytes: number) => boundedText(wellFormedText(text), limitBytes);
+
+/** The error itself when Temporal can carry it as it is; else a copy with name, message and stack made carriable. */
 function carriable(err: Error): Error {
   const stack = err.stack ?? '';
-  if (wellFormedText(err.message) === err.message && wellFormedText(stack) === stack) return err;
-  const copy = new Error(wellFormedText(err.message));
-  copy.name = wellFormedText(err.name);
-  copy.stack = wellFormedText(stack);
+  const [name, message, carriedStack] = [carriableText(err.name, ERROR_MESSAGE_LIMIT_BYTES), carriableText(err.message, ERROR_MESSAGE_LIMIT_BYTES), carriableText(stack, ERROR_STACK_LIMIT_BYTES)];
+  if (name === err.name && message === err.message && carriedStack === stack) return err;
+  const copy = new Error(message);
+  copy.name = name;
+  copy.stack = carriedStack;
   return copy;
 }
 

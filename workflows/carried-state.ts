@@ -3,6 +3,7 @@
  * pure, so the partition loop stays about scheduling.
  */
 import {
+  CARRIED_ERROR_MESSAGE_BYTES,
   CARRIED_FAILURES_MAX,
   codeOfState,
   countStates,
@@ -11,15 +12,15 @@ import {
 } from '../src/domain/partitioning';
 import type { PlanNode } from '../src/domain/records';
 import type { CarriedRunState, NodeStatus, PartitionedRunInput, RunStatus } from '../src/domain/run-state';
-import { fitStatus } from '../src/domain/payload-size';
+import { boundedText, fitStatus } from '../src/domain/payload-size';
 
-/** The carried state of a run's first partition. */
-export function initialCarried(input: PartitionedRunInput, startedAt: Date, runId: string, timeoutMs: number | undefined): CarriedRunState {
+/** The carried state of a run's first partition; `deadlineMs` is when its timeout, if any, passes. */
+export function initialCarried(input: PartitionedRunInput, startedAt: Date, runId: string, deadlineMs: number | undefined): CarriedRunState {
   return {
     partition: 0,
     started_at: startedAt.toISOString(),
     first_run_id: runId,
-    deadline_ms: timeoutMs === undefined ? undefined : startedAt.getTime() + timeoutMs,
+    deadline_ms: deadlineMs,
     states: STATE_CODES.pending.repeat(input.partitioned.node_count),
     outputs: {},
     failures: [],
@@ -56,7 +57,10 @@ export function foldPartition(carried: CarriedRunState, slice: PartitionSlice, s
       blocking += 1;
       if (blockingIds.length < CARRIED_FAILURES_MAX) blockingIds.push(node.id);
     }
-    if (failures.length < CARRIED_FAILURES_MAX) failures.push({ ...s, output: undefined });
+    if (failures.length < CARRIED_FAILURES_MAX) {
+      const error = s.error && { ...s.error, message: boundedText(s.error.message, CARRIED_ERROR_MESSAGE_BYTES) };
+      failures.push({ ...s, output: undefined, error });
+    }
   }
   const outputs: Record<string, unknown> = {};
   for (const id of slice.carry) {

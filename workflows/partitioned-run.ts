@@ -17,6 +17,7 @@ import {
 import type { createRunActivities } from '../activities/run-activities';
 import { durationMs, runsLocally } from '../src/domain/node-execution';
 import { CARRIED_STATE_LIMIT_BYTES, stateOfCode } from '../src/domain/partitioning';
+import { utf8Length } from '../src/domain/payload-size';
 import type { PlanGraphPayload } from '../src/domain/records';
 import {
   NODE_ERROR_TYPES,
@@ -35,6 +36,8 @@ type RunActivities = ReturnType<typeof createRunActivities>;
 
 /** Marks histories of partitioned runs (docs/workflow-changes.md). */
 export const PARTITIONED_PATCH = 'executor-partitioned';
+/** The carried state is measured in bytes, not UTF-16 units (carriedBytes). */
+export const CARRIED_BYTES_PATCH = 'executor-carried-bytes';
 
 const MAX_PARALLELISM_CAP = 1000;
 const NEVER_RETRIED = [NODE_ERROR_TYPES.invalidInputs, NODE_ERROR_TYPES.unknownOp, NODE_ERROR_TYPES.invalidPlan, NODE_ERROR_TYPES.planRevised];
@@ -60,7 +63,10 @@ export async function partitionedRun(input: PartitionedRunInput): Promise<RunSta
   const info = workflowInfo();
   const spec = input.partitioned;
   const timeout = spec.constraints.timeout;
-  const carried = input.carried ?? initialCarried(input, info.runStartTime, info.runId, timeout === undefined ? undefined : durationMs(timeout));
+  // The run is measured from its start, as a whole run is (startTime: a first workflow task held
+  // back by a start delay or a busy worker counts); its timeout runs from its first task, as there.
+  const deadline = timeout === undefined ? undefined : info.runStartTime.getTime() + durationMs(timeout);
+  const carried = input.carried ?? initialCarried(input, info.startTime, info.runId, deadline);
   let slice: Awaited<ReturnType<RunActivities['loadPlanPartition']>> | undefined;
   let run: PlanRun | undefined;
   const outcome: { state: RunState; finished_at?: string; error?: NodeError } = { state: 'running' };
@@ -118,13 +124,26 @@ export async function partitionedRun(input: PartitionedRunInput): Promise<RunSta
   const next = foldPartition(carried, slice, partitionRun.status, ending);
   if (!ending) {
     const nextInput: PartitionedRunInput = { ...input, carried: next };
-    const size = JSON.stringify(nextInput).length;
+    const size = carriedBytes(nextInput);
     // Checked before start from the output limit; this guards what that bound cannot see.
     if (size <= CARRIED_STATE_LIMIT_BYTES) return continueRun(nextInput);
     scheduler.abort({ type: NODE_ERROR_TYPES.carriedStateTooLarge, message: `the state carried to partition ${next.partition + 1} is ${size} bytes; the limit is ${CARRIED_STATE_LIMIT_BYTES}` });
     next.states = next.states.replaceAll('p', 'c');
   }
   return finish(input, next, partitionNodes(), cancelled, scheduler.aborting);
+}
+
+/**
+ * The carried input's size in UTF-8 bytes, as Temporal measures payloads. Partitions before
+ * CARRIED_BYTES_PATCH counted UTF-16 units, which passes non-ASCII text up to three times its
+ * count; the patch is asked only where the two counts decide differently, so no other run
+ * records its marker.
+ */
+function carriedBytes(next: PartitionedRunInput): number {
+  const json = JSON.stringify(next);
+  const bytes = utf8Length(json);
+  const decidesAlike = (json.length <= CARRIED_STATE_LIMIT_BYTES) === (bytes <= CARRIED_STATE_LIMIT_BYTES);
+  return decidesAlike || patched(CARRIED_BYTES_PATCH) ? bytes : json.length;
 }
 
 /** Ends the run: its state, the outcome counted once, and the result or failure. */

@@ -33,6 +33,7 @@ export const PLAN_ERROR_CODES = [
   'item_ref_outside_map',
   'invalid_sub_plan',
   'invalid_duration',
+  'too_many_nodes',
 ] as const;
 export type PlanErrorCode = (typeof PLAN_ERROR_CODES)[number];
 

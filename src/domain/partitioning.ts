@@ -16,13 +16,26 @@ import { isSubPlanNode } from './sub-plan';
 /** Plans with more nodes than this run partitioned; smaller plans keep the single-run path. */
 export const DEFAULT_PARTITION_NODES = 2_000;
 /**
- * Whether a plan must run in one history whatever its size: map, sub-plan and approval nodes and
- * the run gate are executor features the partition loop does not run.
+ * Why a plan must run in one history whatever its size, or undefined when it may be partitioned:
+ * map, sub-plan and approval nodes and the run gate are executor features the partition loop
+ * does not run.
  */
-export function needsOneHistory(plan: Pick<PlanGraphPayload, 'nodes' | 'constraints'>): boolean {
-  if (plan.constraints.requires_approval === true) return true;
-  return plan.nodes.some((n) => n.for_each !== undefined || isSubPlanNode(n) || BUILTIN_EXECUTOR_OPS.has(n.op));
+export function oneHistoryReason(plan: Pick<PlanGraphPayload, 'nodes' | 'constraints'>): string | undefined {
+  if (plan.constraints.requires_approval === true) return 'constraints.requires_approval is true';
+  const node = plan.nodes.find((n) => n.for_each !== undefined || isSubPlanNode(n) || BUILTIN_EXECUTOR_OPS.has(n.op));
+  if (!node) return undefined;
+  const kind = node.for_each !== undefined ? 'a map node (for_each)' : isSubPlanNode(node) ? 'a sub-plan node' : `an ${node.op} node`;
+  return `node "${node.id.slice(0, 40)}" is ${kind}`;
 }
+
+export const needsOneHistory = (plan: Pick<PlanGraphPayload, 'nodes' | 'constraints'>): boolean => oneHistoryReason(plan) !== undefined;
+
+/**
+ * Most nodes a plan that must run in one history may have. A history holds at most 51,200 events
+ * and a chain node costs about 6 (its activity's scheduled, started and completed events, and the
+ * workflow task each completion starts); past it Temporal terminates the run mid-way.
+ */
+export const ONE_HISTORY_NODE_LIMIT = 8_000;
 
 /** What the state carried to the next partition may take: Temporal refuses payloads over 2 MB. */
 export const CARRIED_STATE_LIMIT_BYTES = 1_900_000;
@@ -30,6 +43,8 @@ export const CARRIED_STATE_LIMIT_BYTES = 1_900_000;
 const CARRIED_OVERHEAD_BYTES = 64_000;
 /** Failed nodes whose details a partitioned run carries to its result; the rest are counted. */
 export const CARRIED_FAILURES_MAX = 50;
+/** Most UTF-8 bytes of each carried failure's message: 50 of them stay inside CARRIED_OVERHEAD_BYTES. */
+export const CARRIED_ERROR_MESSAGE_BYTES = 1_000;
 
 /** One character per node state in the carried state string. */
 export const STATE_CODES = {

@@ -38,6 +38,38 @@ export function utf8Length(text: string): number {
   return bytes;
 }
 
+/**
+ * Most UTF-8 bytes of a failed node's error message, and of the stack trace its failure carries.
+ * An op may throw with a whole response body in its message; every copy of it (the node's status,
+ * the run's error and row, a partitioned run's carried failures) would otherwise grow with it.
+ */
+export const ERROR_MESSAGE_LIMIT_BYTES = 8_192;
+export const ERROR_STACK_LIMIT_BYTES = 32_768;
+
+/**
+ * The text when it fits `limitBytes` of UTF-8; otherwise its start, never splitting a character,
+ * followed by a note of its full size, the whole within `limitBytes`.
+ */
+export function boundedText(text: string, limitBytes: number): string {
+  // Cheap first: a text this short cannot be over the limit (at most 3 bytes per UTF-16 unit).
+  if (text.length * 3 <= limitBytes) return text;
+  const bytes = utf8Length(text);
+  if (bytes <= limitBytes) return text;
+  const note = ` … [truncated: ${bytes} bytes in all]`;
+  const budget = limitBytes - utf8Length(note);
+  let used = 0;
+  let end = 0;
+  while (end < text.length) {
+    const code = text.charCodeAt(end);
+    const pair = code >= 0xd800 && code <= 0xdbff && end + 1 < text.length && (text.charCodeAt(end + 1) & 0xfc00) === 0xdc00;
+    const size = code < 0x80 ? 1 : code < 0x800 ? 2 : pair ? 4 : 3;
+    if (used + size > budget) break;
+    used += size;
+    end += pair ? 2 : 1;
+  }
+  return text.slice(0, end) + note;
+}
+
 /** Size of a value's JSON in UTF-8 bytes. */
 export const jsonBytes = (value: unknown): number => utf8Length(JSON.stringify(value) ?? '');
 

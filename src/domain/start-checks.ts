@@ -6,6 +6,7 @@
 import { APPROVAL_OP } from './approvals';
 import type { PlanIssue } from './graph';
 import { durationMs } from './node-execution';
+import { ONE_HISTORY_NODE_LIMIT, oneHistoryReason } from './partitioning';
 import type { PlanGraphPayload } from './records';
 
 /**
@@ -16,8 +17,26 @@ import type { PlanGraphPayload } from './records';
 export const MAX_NODE_ID_LENGTH = 200;
 export const MAX_TASK_QUEUE_LENGTH = 200;
 
-/** What each node would meet only once the run schedules it. */
+/** What the plan, or each node, would meet only once the run schedules it. */
 export function startCheckIssues(plan: PlanGraphPayload): PlanIssue[] {
+  return [...oneHistoryIssues(plan), ...nodeIssues(plan)];
+}
+
+/** A plan that cannot be partitioned and is too large for one history would be terminated mid-run. */
+function oneHistoryIssues(plan: PlanGraphPayload): PlanIssue[] {
+  if (plan.nodes.length <= ONE_HISTORY_NODE_LIMIT) return [];
+  const reason = oneHistoryReason(plan);
+  if (!reason) return [];
+  return [{
+    code: 'too_many_nodes',
+    path: 'nodes',
+    message:
+      `the plan has ${plan.nodes.length} nodes and must run in one workflow history (${reason}), which holds at most ${ONE_HISTORY_NODE_LIMIT} nodes; ` +
+      'plans without map, sub-plan or approval nodes and without requires_approval run partitioned at any size',
+  }];
+}
+
+function nodeIssues(plan: PlanGraphPayload): PlanIssue[] {
   return plan.nodes.flatMap((node, i): PlanIssue[] => {
     const issues: PlanIssue[] = [];
     const at = `nodes[${i}]`;

@@ -4,11 +4,14 @@
  * passed across boundaries, failure and cancellation across partitions, metrics counted once.
  */
 import type { WorkflowHandle } from '@temporalio/client';
-import { describe, expect, it } from 'vitest';
+import { Worker } from '@temporalio/worker';
+import { describe, expect, inject, it } from 'vitest';
 import { DomainError } from '../../src/domain/errors';
-import { statusQuery, type RunStatus } from '../../src/domain/run-state';
+import type { PlanGraphPayload } from '../../src/domain/records';
+import { statusQuery, type PartitionedRunInput, type RunStatus } from '../../src/domain/run-state';
 import { createRunNodeReader } from '../../src/intents/run-node';
 import { createRunViewer } from '../../src/intents/run-view';
+import { REPLAY_OUTCOME_SINKS } from '../../src/runs/outcome-sink';
 import { reconcileOpenRuns } from '../../src/runs/reconcile';
 import { startPlanRun } from '../../src/runs/start-run';
 import { createRunStore } from '../../src/store/plan-runs';
@@ -180,6 +183,23 @@ describe('partitioned runs', () => {
     expect((await metricsOf(ctx.db, record.id)).execution_count).toBe(1);
   });
 
+  it('measures a partitioned run from its start, not from the first workflow task a worker completed', async () => {
+    const record = await storePlan(ctx.db, { intent: uid('partitioned'), ...addChain(6) });
+    const payload = record.payload as PlanGraphPayload;
+    const input: PartitionedRunInput = {
+      inputs: {},
+      partitioned: { plan_record_id: record.id, plan_revision: record.revision, plan_id: payload.plan_id, intent: payload.intent, node_count: 6, partition_size: PARTITION, constraints: payload.constraints },
+    };
+    // Whatever holds back the first workflow task (here a start delay) is part of the run, as for a whole run.
+    const handle = await ctx.client.workflow.start('planExecutorWorkflow', { taskQueue: ctx.taskQueue, workflowId: uid('late-partitioned'), args: [input], startDelay: '1500ms' });
+    const { status } = await settle(handle);
+    expect(status.state).toBe('succeeded');
+    const started = (await ctx.client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).describe()).startTime;
+    expect(status.started_at).toBe(started.toISOString());
+    expect(status.latency_ms).toBeGreaterThanOrEqual(1500);
+    expect((await runRows(ctx.db, record.id))[0]!.latency_ms).toBeGreaterThanOrEqual(1500);
+  });
+
   it('shows a partitioned run through the run view and the node reader: compact status, any node by id', async () => {
     const { handle } = await runPlan(addChain(10));
     const { viewer, reader } = readers();
@@ -192,6 +212,34 @@ describe('partitioned runs', () => {
     expect(await reader.node(handle.workflowId, 'n09', TRUST)).toMatchObject({ state: 'succeeded', resolved_params: { a: 9, b: 1 } });
     // In an earlier partition: its state from node_states, params as declared.
     expect(await reader.node(handle.workflowId, 'n02', TRUST)).toMatchObject({ state: 'succeeded', op: 'add', resolved_params: null });
+  });
+
+  it('fails a run at a boundary when the carried state is over the limit in UTF-8 bytes, though not in characters', async () => {
+    // Two outputs of 330,000 "€" (990 KB each) read across the boundary: 1.98 MB to carry, in 0.66 M characters.
+    const source = (nodeId: string) => ({ id: nodeId, op: 'blob', params: { bytes: 330_000, char: '€' }, policy: { execution: 'activity' as const } });
+    const record = await storePlan(ctx.db, {
+      intent: uid('partitioned'),
+      nodes: [source('a'), source('b'), { id: 'c', op: 'noop' }, { id: 'd', op: 'noop' }, { id: 'e', op: 'blob', params: { bytes: 0 } }],
+      edges: [data('a', 'e'), data('b', 'e')],
+    });
+    // A starter that bounds outputs lower than the workers do cannot see this before start.
+    const handle = await startPlanRun({ client: ctx.client, taskQueue: ctx.taskQueue, record, partitionNodes: PARTITION, outputLimitBytes: 100_000 });
+    const { status, error } = await settle(handle);
+    expect(failureType(error)).toBe('carried_state_too_large');
+    const carried = Number(/the state carried to partition 2 is (\d+) bytes; the limit is 1900000/.exec(status.error?.message ?? '')?.[1]);
+    expect(carried).toBeGreaterThan(1_900_000);
+    expect(status.partitioned?.node_states).toBe('ssssc');
+    expect((await runsOf(handle)).map((r) => r.status)).toEqual(['FAILED']);
+    // Counting UTF-16 units, as partitions did before the patch, would have continued; the run records the patch and replays.
+    const history = await handle.fetchHistory();
+    const patches = history.events!.flatMap((e) => {
+      const marker = e.markerRecordedEventAttributes;
+      const payloads = marker?.markerName === 'core_patch' ? Object.values(marker.details ?? {}).flatMap((d) => d.payloads ?? []) : [];
+      return payloads.map((p) => Buffer.from(p.data ?? []).toString());
+    });
+    expect(patches.filter((p) => p.includes('executor-carried-bytes'))).toHaveLength(1);
+    await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') }, sinks: REPLAY_OUTCOME_SINKS }, history, handle.workflowId);
+    expect((await metricsOf(ctx.db, record.id)).counters).toMatchObject({ successes: 0, failures: 1 });
   });
 
   it('refuses, before start, a plan whose carried outputs could exceed the payload limit', async () => {

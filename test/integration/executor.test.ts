@@ -2,6 +2,7 @@
  * The executor on a real Temporal dev server and Postgres: graph shapes, scheduling, data,
  * guards, failure policies, retries, timeouts, cancellation and the status query.
  */
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { planSnapshot } from '../../src/domain/plan-snapshot';
 import type { PlanGraphPayload } from '../../src/domain/records';
@@ -238,6 +239,19 @@ describe('failure policies and retries', () => {
   it('fails bad params once, without retrying', async () => {
     const { status } = await runPlan({ nodes: [{ id: 'sum', op: 'add', params: { a: 'one', b: 2 }, policy: fastRetry(5) }] });
     expect(byId(status).sum).toMatchObject({ state: 'failed', attempts: 1, error: { type: 'invalid_params' } });
+  });
+
+  it("cuts a failure message over 8 KB in the node's status, the run's error and its row, saying how long it was", async () => {
+    // 20,000 "é": 40,000 bytes of UTF-8, as an op that puts a whole response body in its message.
+    const { status, error, record } = await runPlan({ nodes: [{ id: 'boom', op: 'fail', params: { type: 'verbose', message: 'é'.repeat(20_000) } }] });
+    expect(failureType(error)).toBe('verbose');
+    const message = byId(status).boom!.error!.message;
+    expect(message).toMatch(/^é+ … \[truncated: 40000 bytes in all\]$/);
+    expect(Buffer.byteLength(message)).toBeLessThanOrEqual(8192);
+    expect(Buffer.byteLength(message)).toBeGreaterThan(8150);
+    expect(status.error?.message).toBe(`node "boom" failed: ${message}`);
+    const row = await ctx.db.execute<{ error: { message: string } }>(sql`SELECT error FROM plan_runs WHERE plan_id = ${record.id}`);
+    expect(row.rows[0]?.error.message).toBe(status.error?.message);
   });
 
   it('fails the whole run when it exceeds constraints.timeout, cancelling what runs', async () => {

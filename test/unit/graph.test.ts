@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findCycle, indexGraph, parsePlanGraph, topologicalOrder, validatePlanGraph, type PlanIssue } from '../../src/domain/graph';
 import { MAX_NODE_ID_LENGTH, MAX_TASK_QUEUE_LENGTH } from '../../src/domain/start-checks';
+import { ONE_HISTORY_NODE_LIMIT } from '../../src/domain/partitioning';
 import { planGraphPayloadSchema, type PlanGraphPayload, type PlanGraphPayloadInput } from '../../src/domain/records';
 
 type Spec = Pick<PlanGraphPayloadInput, 'nodes'> & Partial<PlanGraphPayloadInput>;
@@ -216,6 +217,23 @@ describe('durations and reserved ids', () => {
       ['invalid_duration', 'nodes[2].policy.retry.maximum_interval'],
       ['invalid_approval', 'nodes[4].for_each'],
     ]);
+  });
+
+  it('with startChecks, refuses a plan too large for the one history its map, sub-plan or approval nodes need', () => {
+    const chainOf = (count: number, last: { op: string } & Record<string, unknown>) =>
+      plan({ nodes: [...Array.from({ length: count - 1 }, (_, i) => n(`n${i}`)), { id: 'last', ...last }] });
+    const approval = { op: 'approval', params: { prompt: 'go?' } };
+    const refused = validatePlanGraph(chainOf(ONE_HISTORY_NODE_LIMIT + 1, approval), { startChecks: true });
+    expect(refused.map((i) => [i.code, i.path])).toEqual([['too_many_nodes', 'nodes']]);
+    expect(refused[0]!.message).toContain(`${ONE_HISTORY_NODE_LIMIT + 1} nodes`);
+    expect(refused[0]!.message).toContain('node "last" is an approval node');
+    expect(validatePlanGraph(chainOf(ONE_HISTORY_NODE_LIMIT + 1, { op: 'echo', for_each: '{{inputs.items}}' }), { startChecks: true })[0]?.message).toContain('a map node');
+    const gated = plan({ nodes: Array.from({ length: ONE_HISTORY_NODE_LIMIT + 1 }, (_, i) => n(`n${i}`)), constraints: { requires_approval: true } });
+    expect(validatePlanGraph(gated, { startChecks: true })[0]?.message).toContain('requires_approval');
+    // At the limit, or partitionable at any size, or checked by a workflow: no issue.
+    expect(validatePlanGraph(chainOf(ONE_HISTORY_NODE_LIMIT, approval), { startChecks: true })).toEqual([]);
+    expect(validatePlanGraph(chainOf(ONE_HISTORY_NODE_LIMIT + 1, { op: 'noop' }), { startChecks: true })).toEqual([]);
+    expect(validatePlanGraph(chainOf(ONE_HISTORY_NODE_LIMIT + 1, approval))).toEqual([]);
   });
 
   it('refuses them on write too, and takes what Temporal parses', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { NodeStatus, RunStatus } from '../../src/domain/run-state';
-import { fitStatus, jsonBytes, utf8Length } from '../../src/domain/payload-size';
+import { boundedText, fitStatus, jsonBytes, utf8Length } from '../../src/domain/payload-size';
 
 const node = (id: string, output?: unknown): NodeStatus => ({ id, op: 'echo', state: 'succeeded', attempts: 1, ...(output === undefined ? {} : { output }) });
 const run = (nodes: NodeStatus[]): RunStatus => ({ plan_record_id: 'r', plan_revision: 1, plan_id: 'p', intent: 'i', state: 'succeeded', started_at: '2026-11-27T00:00:00.000Z', nodes });
@@ -9,6 +9,29 @@ describe('utf8Length', () => {
   it('counts what Buffer counts, for ASCII, two- and three-byte characters, pairs and lone surrogates', () => {
     for (const text of ['', 'plain ascii', 'é and ß', '日本語', '😀 pair', 'lone \ud800 high', 'lone \udc00 low', 'end \ud83d']) {
       expect(utf8Length(text), text).toBe(Buffer.byteLength(text));
+    }
+  });
+});
+
+describe('boundedText', () => {
+  it('keeps a text that fits, whatever its characters', () => {
+    expect(boundedText('short', 10)).toBe('short');
+    expect(boundedText('é'.repeat(50), 100)).toBe('é'.repeat(50));
+  });
+
+  it('cuts a longer one to the limit in UTF-8 bytes, note included, and says how long it was', () => {
+    const cut = boundedText('x'.repeat(1000), 100);
+    expect(cut).toBe(`${'x'.repeat(100 - ' … [truncated: 1000 bytes in all]'.length - 2)} … [truncated: 1000 bytes in all]`);
+    expect(Buffer.byteLength(cut)).toBe(100);
+    for (const char of ['é', '日', '😀']) {
+      const text = char.repeat(400);
+      const bounded = boundedText(text, 200);
+      expect(Buffer.byteLength(bounded), char).toBeLessThanOrEqual(200);
+      expect(Buffer.byteLength(bounded), char).toBeGreaterThan(200 - Buffer.byteLength(char));
+      // Never half a character: the kept part is whole characters of the original.
+      const kept = bounded.slice(0, bounded.indexOf(' … '));
+      expect(kept, char).toBe(char.repeat([...kept].length));
+      expect(bounded, char).toContain(`[truncated: ${Buffer.byteLength(text)} bytes in all]`);
     }
   });
 });
