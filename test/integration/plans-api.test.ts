@@ -158,6 +158,18 @@ describe('error paths', () => {
     ]);
   });
 
+  it('422 too_many_nodes for a plan too large for the one history its approval node needs; nothing stored', async () => {
+    const intent = uid('huge-approval');
+    const nodes = [...Array.from({ length: 8_000 }, (_, i) => ({ id: `n${i}`, op: 'noop' })), { id: 'ok', op: 'approval', params: { prompt: 'ship?' } }];
+    const res = await app.inject({ method: 'POST', url: '/v1/plans', headers: auth(), payload: { payload: { intent, plan_id: uid('p-huge'), nodes } } });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error).toMatchObject({
+      code: 'invalid_plan',
+      details: { issues: [{ code: 'too_many_nodes', path: 'nodes', message: expect.stringContaining('8001 nodes and must run in one workflow history (node "ok" is an approval node)') }] },
+    });
+    expect((await app.inject({ method: 'GET', url: `/v1/plans?intent=${intent}`, headers: auth() })).json().items).toEqual([]);
+  });
+
   it('422 invalid_schema for an inputs_schema that is not a valid JSON Schema, naming the path and Ajv reason; nothing stored', async () => {
     const cases: Array<[Record<string, unknown>, string, RegExp]> = [
       [{ type: 'objekt' }, 'inputs_schema.type', /must be equal to one of the allowed values/],
