@@ -73,24 +73,40 @@ export function boundedText(text: string, limitBytes: number): string {
 /** Size of a value's JSON in UTF-8 bytes. */
 export const jsonBytes = (value: unknown): number => utf8Length(JSON.stringify(value) ?? '');
 
+/** What each failed node's message is cut to when a status is still too large without outputs. */
+export const STATUS_ERROR_MESSAGE_BYTES = 500;
+
 /**
  * The status as reported: unchanged when it fits `limit`, otherwise with the largest node outputs
- * (ties in node order) replaced by `output_omitted: {bytes}` until it does.
+ * (ties in node order) replaced by `output_omitted: {bytes}` until it does; if every output is
+ * left out and it still does not fit (thousands of failed nodes, each with a long message), the
+ * longest error messages are cut to STATUS_ERROR_MESSAGE_BYTES, each saying so, until it does.
  */
 export function fitStatus(status: RunStatus, limit = STATUS_LIMIT_BYTES): RunStatus {
   let excess = jsonBytes(status) - limit;
   if (excess <= 0) return status;
-  const sized = status.nodes
-    .map((node, position) => ({ position, bytes: node.output === undefined ? 0 : jsonBytes(node.output) }))
-    .filter((n) => n.bytes > 0)
-    .sort((a, b) => b.bytes - a.bytes || a.position - b.position);
   const nodes: NodeStatus[] = [...status.nodes];
-  for (const { position, bytes } of sized) {
+  for (const { position, bytes } of largestFirst(nodes, (node) => (node.output === undefined ? 0 : jsonBytes(node.output)))) {
     if (excess <= 0) break;
     const { output: _output, ...rest } = nodes[position]!;
     nodes[position] = { ...rest, output_omitted: { bytes } };
     // `"output":<json>,` gives way to `"output_omitted":{"bytes":N},`.
     excess -= bytes - (String(bytes).length + 19);
   }
+  for (const { position, bytes } of largestFirst(nodes, (node) => (node.error ? jsonBytes(node.error.message) : 0))) {
+    if (excess <= 0 || bytes <= STATUS_ERROR_MESSAGE_BYTES) break;
+    const node = nodes[position]!;
+    const message = boundedText(node.error!.message, STATUS_ERROR_MESSAGE_BYTES);
+    nodes[position] = { ...node, error: { ...node.error!, message } };
+    excess -= bytes - jsonBytes(message);
+  }
   return { ...status, nodes };
+}
+
+/** Positions of the nodes with a positive size, largest first, ties in node order. */
+function largestFirst(nodes: NodeStatus[], size: (node: NodeStatus) => number): Array<{ position: number; bytes: number }> {
+  return nodes
+    .map((node, position) => ({ position, bytes: size(node) }))
+    .filter((n) => n.bytes > 0)
+    .sort((a, b) => b.bytes - a.bytes || a.position - b.position);
 }

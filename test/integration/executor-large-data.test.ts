@@ -9,7 +9,7 @@ import { Worker } from '@temporalio/worker';
 import { describe, expect, inject, it } from 'vitest';
 import { REPLAY_OUTCOME_SINKS } from '../../src/runs/outcome-sink';
 import { startPlanRun } from '../../src/runs/start-run';
-import { STATUS_LIMIT_BYTES } from '../../src/domain/payload-size';
+import { jsonBytes, STATUS_ERROR_MESSAGE_BYTES, STATUS_LIMIT_BYTES } from '../../src/domain/payload-size';
 import { NODE_ERROR_TYPES, statusQuery } from '../../src/domain/run-state';
 import { byId, failureType, metricsOf, settle } from './executor-helpers';
 import { uid, useWorkerContext } from './harness';
@@ -53,6 +53,22 @@ describe('runs with large outputs', () => {
     // The query answers the same, and the run is counted once as succeeded.
     expect(byId(await handle.query(statusQuery)).a!.output_omitted).toEqual(nodes.a!.output_omitted);
     expect(await metricsOf(ctx.db, record.id)).toMatchObject({ execution_count: 1, failure_rate: 0 });
+  });
+
+  it('reports a run whose failed nodes carry more message than the status can hold, cutting the longest', async () => {
+    // 300 nodes failing with 9,000-byte messages: cut to 8 KB each by the worker, still 2.5 MB together.
+    const nodes = Array.from({ length: 300 }, (_, i) => ({ id: `f${String(i).padStart(3, '0')}`, op: 'fail', params: { type: 'verbose', message: 'x', repeat: 9_000 }, policy: AS_ACTIVITY }));
+    const { record, status, error } = await runPlan({ nodes, constraints: { failure_policy: 'continue' } });
+    expect(failureType(error)).toBe(NODE_ERROR_TYPES.runFailed);
+    expect(status.nodes.map((n) => n.state)).toEqual(nodes.map(() => 'failed'));
+    expect(jsonBytes(status)).toBeLessThanOrEqual(STATUS_LIMIT_BYTES);
+    const messages = status.nodes.map((n) => n.error!.message);
+    const cut = messages.filter((m) => Buffer.byteLength(m) <= STATUS_ERROR_MESSAGE_BYTES);
+    expect(cut.length).toBeGreaterThan(0);
+    expect(cut.length).toBeLessThan(300);
+    for (const m of cut) expect(m).toMatch(/^x+ … \[truncated: \d+ bytes in all\]$/);
+    expect(messages.filter((m) => Buffer.byteLength(m) > STATUS_ERROR_MESSAGE_BYTES).every((m) => m.endsWith('[truncated: 9000 bytes in all]'))).toBe(true);
+    expect(await metricsOf(ctx.db, record.id)).toMatchObject({ execution_count: 1, failure_rate: 1 });
   });
 
   it('fails a node whose data inputs are over the payload limit instead of losing the run', async () => {

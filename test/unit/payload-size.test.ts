@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { NodeStatus, RunStatus } from '../../src/domain/run-state';
-import { boundedText, fitStatus, jsonBytes, utf8Length } from '../../src/domain/payload-size';
+import { boundedText, fitStatus, jsonBytes, STATUS_ERROR_MESSAGE_BYTES, utf8Length } from '../../src/domain/payload-size';
 
 const node = (id: string, output?: unknown): NodeStatus => ({ id, op: 'echo', state: 'succeeded', attempts: 1, ...(output === undefined ? {} : { output }) });
 const run = (nodes: NodeStatus[]): RunStatus => ({ plan_record_id: 'r', plan_revision: 1, plan_id: 'p', intent: 'i', state: 'succeeded', started_at: '2026-11-27T00:00:00.000Z', nodes });
@@ -55,6 +55,21 @@ describe('fitStatus', () => {
     expect(jsonBytes(fitted)).toBeLessThanOrEqual(1_000);
     // The status it was given is unchanged: the run keeps passing the outputs along data edges.
     expect(status.nodes[1]!.output).toBe('y'.repeat(600));
+  });
+
+  it('cuts the longest error messages, saying so, when leaving out every output is not enough', () => {
+    const failed = (id: string, length: number): NodeStatus => ({ id, op: 'http_request', state: 'failed', attempts: 3, error: { type: 'http_error', message: 'é'.repeat(length) } });
+    const status = run([node('out', 'o'.repeat(2_000)), failed('f1', 4_000), failed('f2', 1_000), failed('f3', 200), failed('f4', 4_000)]);
+    const fitted = fitStatus(status, 9_000);
+    expect(jsonBytes(fitted)).toBeLessThanOrEqual(9_000);
+    expect(fitted.nodes[0]!.output_omitted).toEqual({ bytes: 2_002 });
+    const messages = fitted.nodes.slice(1).map((n) => n.error!.message);
+    // f1 and f4 (8,000 bytes each) are cut, the first in node order first; f2 and f3 fit once they are.
+    expect(messages.map((m) => m.includes('[truncated'))).toEqual([true, false, false, true]);
+    expect(messages[0]).toMatch(/^é+ … \[truncated: 8000 bytes in all\]$/);
+    expect(Buffer.byteLength(messages[0]!)).toBeLessThanOrEqual(STATUS_ERROR_MESSAGE_BYTES);
+    expect(messages[1]).toBe('é'.repeat(1_000));
+    expect(status.nodes[1]!.error!.message).toBe('é'.repeat(4_000));
   });
 
   it('measures outputs in UTF-8 bytes, not characters', () => {
