@@ -17,11 +17,10 @@ import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { loadConfig, type Config } from '../src/config';
 import { createDb, createScratchDatabase } from '../src/db/client';
-import { freePort } from '../src/net';
 import { loadOpRegistry } from '../src/ops/registry';
 import { writeHistoryFile } from '../src/replay/history-file';
 import { findTemporalCli } from '../src/temporal/cli-binary';
-import { startDevServer } from '../src/temporal/dev-server';
+import { startDevServerOnFreePort } from '../src/temporal/dev-server';
 import { createWorker } from '../src/temporal/worker';
 import { createGreetingActivities } from '../test/fixtures/workflows/activities';
 import { HISTORY_TASK_QUEUE } from './histories/scenario-kinds';
@@ -57,7 +56,7 @@ async function main(only: string[]): Promise<void> {
   const cliPath = findTemporalCli(base.TEMPORAL_CLI_PATH);
   if (!cliPath) throw new Error('no Temporal CLI: run `node scripts/setup.mjs` or set TEMPORAL_CLI_PATH');
   const database = await createScratchDatabase(base.DATABASE_URL, 'plangraph_histories');
-  const server = await startDevServer({ cliPath, port: await freePort() });
+  const server = await startDevServerOnFreePort({ cliPath });
   const config: Config = loadConfig({
     DATABASE_URL: database.url,
     TEMPORAL_ADDRESS: server.address,

@@ -10,9 +10,8 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../src/config';
 import { createScratchDatabase } from '../src/db/client';
-import { freePort } from '../src/net';
 import { findTemporalCli } from '../src/temporal/cli-binary';
-import { SEARCH_ATTRIBUTES, startDevServer } from '../src/temporal/dev-server';
+import { SEARCH_ATTRIBUTES, startDevServerOnFreePort } from '../src/temporal/dev-server';
 import { WORKFLOWS_PATH } from '../src/package-files';
 
 declare module 'vitest' {
@@ -42,7 +41,7 @@ async function startTestDevServer(): Promise<TestTemporal> {
   let stopTemporal: () => Promise<void>;
   let address: string;
   if (cliPath) {
-    const server = await startDevServer({ cliPath, port: await freePort() });
+    const server = await startDevServerOnFreePort({ cliPath });
     address = server.address;
     stopTemporal = () => server.stop();
   } else {

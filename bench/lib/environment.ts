@@ -12,11 +12,10 @@ import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, type Work
 import type { OpRegistry } from '../../src/ops/registry';
 import type { Config } from '../../src/config';
 import { createDb, createScratchDatabase, type Db } from '../../src/db/client';
-import { freePort } from '../../src/net';
 import { hashEmbedder } from '../../src/embeddings/embedder';
 import { findTemporalCli } from '../../src/temporal/cli-binary';
 import { clientOver, connectTemporal } from '../../src/temporal/connection';
-import { startDevServer } from '../../src/temporal/dev-server';
+import { startDevServerOnFreePort } from '../../src/temporal/dev-server';
 import { loadOpRegistry } from '../../src/ops/registry';
 import { createWorker } from '../../src/temporal/worker';
 import { createRecordStore, type RecordStore } from '../../src/store/records';
@@ -72,7 +71,7 @@ export async function startBenchEnv(base: Config, log: (line: string) => void): 
     log(`database ${new URL(database.url).pathname.slice(1)}`);
     cleanups.push(() => database.drop());
 
-    const server = await startDevServer({ cliPath, port: await freePort() });
+    const server = await startDevServerOnFreePort({ cliPath });
     cleanups.push(() => server.stop());
     log(`Temporal dev server on ${server.address}`);
 

@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Connection } from '@temporalio/client';
+import { freePort } from '../net';
 
 export const SEARCH_ATTRIBUTES = { PlanId: 'Keyword', PlanIntent: 'Keyword' } as const;
 
@@ -79,6 +80,25 @@ export interface DevServer {
   stop(): Promise<void>;
 }
 
+/** The dev server ended before it answered (raised by startDevServer). */
+export class DevServerExitedError extends Error {}
+
+/**
+ * A dev server on a free port, tried up to three times. The CLI picks its internal ports (history,
+ * matching, metrics, HTTP) by binding a free port and closing it, so a connection another process
+ * opens meanwhile can take one and end the server at start-up; a new try picks new ports.
+ */
+export async function startDevServerOnFreePort(options: Omit<DevServerOptions, 'port'>): Promise<DevServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startDevServer({ ...options, port: await freePort() });
+    } catch (err) {
+      if (attempt >= 3 || !(err instanceof DevServerExitedError)) throw err;
+      options.log?.(`${err.message}\nstarting it again on another port\n`);
+    }
+  }
+}
+
 /** Spawns `temporal server start-dev` and resolves once its frontend answers. */
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port), '--log-level', 'warn'];
@@ -114,7 +134,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   for (;;) {
     const early = await Promise.race([exited, new Promise((r) => setTimeout(() => r('wait'), 250))]);
     if (early !== 'wait') {
-      throw new Error(`Temporal dev server exited with code ${String(early)}: ${output.join('').slice(-2000)}`);
+      throw new DevServerExitedError(`Temporal dev server exited with code ${String(early)}: ${output.join('').slice(-4000)}`);
     }
     try {
       const connection = await Connection.connect({ address, connectTimeout: 1000 });
