@@ -159,11 +159,14 @@ export const throughput: Scenario = {
     'workflow started eagerly gains; the distance to bare code started the same way is unchanged. On a slower AMD EPYC machine ' +
     'later that day (77 ms of CPU per bare run, 86 ms per executor run), with executor_version 5: 0.924 (0.878–0.992) in a ' +
     'whole bench run; bookkeeping 0.986 of bare, labels 1.018, the executor 0.936 of the bookkept workflow and 0.968 of the bare ' +
-    'one started the usual way. On a faster one after it (41.5 ms per bare run, 45 ms per executor run): 0.899 (0.866–0.929, ' +
-    'the run above) in a whole bench run; bookkeeping 0.984, labels 0.998, the executor 0.907 of the bookkept workflow and 0.93 ' +
-    'of the bare one started the usual way.\n\n' +
-    'Where the executor\'s extra over the bookkept workflow goes, measured on that faster machine: 2.0 ms more of the bench ' +
-    'process\'s CPU per run and 2.5 ms more of the dev server\'s in the run above. Three A/B runs of 6–12 rounds of 200-run bursts ' +
+    'one started the usual way. On a faster one after it (41.5 ms per bare run, 45 ms per executor run): 0.899 (0.866–0.929) ' +
+    'in a whole bench run; bookkeeping 0.984, labels 0.998, the executor 0.907 of the bookkept workflow and 0.93 ' +
+    'of the bare one started the usual way. On a slower AMD EPYC machine the next session (87.8 ms per bare run, 94.7 ms per ' +
+    'executor run): 0.912 (0.864–0.953, the run above) in a whole bench run; bookkeeping 0.992, labels 0.988, the executor 0.93 ' +
+    'of the bookkept workflow and 0.972 of the bare one started the usual way; 2.4 ms more of the bench process\'s CPU per run ' +
+    'than the bookkept workflow and 3.4 ms more of the dev server\'s.\n\n' +
+    'Where the executor\'s extra over the bookkept workflow goes, measured on the faster machine: 2.0 ms more of the bench ' +
+    'process\'s CPU per run and 2.5 ms more of the dev server\'s in its whole run. Three A/B runs of 6–12 rounds of 200-run bursts ' +
     'put 0.7–2.2 ms more in the bench process every time, and 0–3.6 ms more in the dev server, inside the ±3 ms that repeated ' +
     'batches of one side spread by; the executor started without its search attributes, memo and static summary reached 1.10 ' +
     'and 1.00 of itself with them, and a long workflow id made no difference (1.01 and 0.99). Replaying one history of each ' +
