@@ -11,6 +11,7 @@ import type { NodeStatus, PlanRunInput } from '../src/domain/run-state';
 import { isSubPlanNode, SUB_PLAN_ERROR_TYPES } from '../src/domain/sub-plan';
 import type { PlanSnapshot } from '../src/domain/plan-snapshot';
 import type { ItemSlots } from './item-slots';
+import type { TaskBudget } from './task-budget';
 import { runMapNode, type CompositeResult } from './map-node';
 import { runSubPlanNode } from './sub-plan';
 
@@ -62,6 +63,8 @@ export interface CompositeRunContext {
   update: (fields: Partial<NodeStatus>) => void;
   /** The run's budget of inline map items in flight, shared by all its maps (version 4 runs). */
   itemSlots?: ItemSlots;
+  /** The run's workflow-task budget, which map items count against too (version 6 runs). */
+  taskBudget?: TaskBudget;
 }
 
 /** How to run a node the executor runs itself, or undefined for an ordinary node. */

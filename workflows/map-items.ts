@@ -1,16 +1,18 @@
 /**
  * Runs the items of a map node (docs/execution.md#map-nodes): one activity (or local activity) per
  * item, activity id `<node id>[<index>]`, at most `max_parallel` at once (and, inline in a version 4
- * run, within the run's budget of items in flight). Used inline by the plan executor for small maps
+ * run, within the run's budget of items in flight; inline in a version 6 run, within the
+ * workflow-task budget, task-budget.ts). Used inline by the plan executor for small maps
  * and by mapChunkWorkflow for each chunk of a large one.
  */
-import { CancellationScope, isCancellation, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { CancellationScope, isCancellation } from '@temporalio/workflow';
 import { itemActivityId } from '../src/domain/map-node';
 import type { PlanNode } from '../src/domain/records';
-import type { NodeActivityInput, NodeActivityResult, NodeError } from '../src/domain/run-state';
+import type { NodeActivityResult, NodeError } from '../src/domain/run-state';
 import { describeFailure } from './node-failure';
 import type { ItemSlots } from './item-slots';
-import { activityOptions, localActivityOptions } from './node-options';
+import { nodeCall } from './node-calls';
+import type { TaskBudget } from './task-budget';
 
 export type ItemResult = { ok: true; output: unknown; attempt: number } | { ok: false; error: NodeError };
 
@@ -30,12 +32,10 @@ export interface MapItemsResult {
 }
 
 /** Runs one item: an activity (or local activity) of the node's op with the item's params. */
-function runItem(input: MapItemsInput, index: number, params: Record<string, unknown>): Promise<NodeActivityResult> {
+function runItem(input: MapItemsInput, index: number, params: Record<string, unknown>, budget: TaskBudget | undefined): Promise<NodeActivityResult> {
   // The item's id (`<node id>[<index>]`) in place of the node's: it is the activity id and names the item in the UI.
   const node = { ...input.node, id: itemActivityId(input.node.id, index), params: {}, guards: {} } as PlanNode;
-  const proxy = input.local ? proxyLocalActivities(localActivityOptions(node)) : proxyActivities(activityOptions(node));
-  const activity = proxy[node.op] as (i: NodeActivityInput) => Promise<NodeActivityResult>;
-  return activity({ node_id: node.id, params, inputs: {} });
+  return nodeCall(node, { node_id: node.id, params, inputs: {} }, input.local, budget)();
 }
 
 /**
@@ -43,7 +43,7 @@ function runItem(input: MapItemsInput, index: number, params: Record<string, unk
  * items in flight (local ones finish). A cancellation of the caller's scope cancels activity items
  * and is rethrown once they settle; local items are not interrupted (see below).
  */
-export async function runMapItems(input: MapItemsInput, onSettled?: (index: number, result: ItemResult) => void, slots?: ItemSlots): Promise<MapItemsResult> {
+export async function runMapItems(input: MapItemsInput, onSettled?: (index: number, result: ItemResult) => void, slots?: ItemSlots, taskBudget?: TaskBudget): Promise<MapItemsResult> {
   const count = input.params.length;
   const results: Array<ItemResult | null> = new Array<ItemResult | null>(count).fill(null);
   let next = 0;
@@ -69,7 +69,7 @@ export async function runMapItems(input: MapItemsInput, onSettled?: (index: numb
       }
       const i = next++;
       const index = input.offset + i;
-      const call = () => runItem(input, index, input.params[i]!);
+      const call = () => runItem(input, index, input.params[i]!, taskBudget);
       try {
         const r = await (input.local ? CancellationScope.nonCancellable(call) : call());
         results[i] = { ok: true, output: r.output, attempt: r.attempt };

@@ -10,6 +10,7 @@ import type { RefScope } from '../src/domain/refs';
 import { NODE_ERROR_TYPES, type NodeError } from '../src/domain/run-state';
 import type { ItemSlots } from './item-slots';
 import { runMapItems, type ItemResult, type MapItemsInput, type mapChunkWorkflow } from './map-items';
+import type { TaskBudget } from './task-budget';
 
 /** What a node run by the executor itself (map, sub-plan) ends with: an output, and an error if it failed. */
 export interface CompositeResult {
@@ -28,6 +29,11 @@ export interface MapNodeContext {
   onProgress: (progress: MapProgress) => void;
   /** The run's budget of inline activity items in flight (version 4 runs). */
   itemSlots?: ItemSlots;
+  /**
+   * The run's workflow-task budget for inline items (version 6 runs). A chunk needs none: its
+   * input and result, each under Temporal's 2 MB, bound what its completions carry.
+   */
+  taskBudget?: TaskBudget;
 }
 
 /** Runs a map node; a cancellation of its scope is rethrown once its items have settled. */
@@ -62,7 +68,7 @@ export async function runMapNode(ctx: MapNodeContext): Promise<CompositeResult> 
       count(index, result);
       report();
     };
-    results.push(...(await runMapItems(batch(0, total), settled, ctx.itemSlots)).results);
+    results.push(...(await runMapItems(batch(0, total), settled, ctx.itemSlots, ctx.taskBudget)).results);
   } else {
     // One chunk at a time: together they never run more than max_parallel items at once.
     for (const [start, end] of chunkRanges(total, MAP_CHUNK_SIZE)) {

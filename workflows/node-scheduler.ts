@@ -4,14 +4,14 @@
  * the rest, and the run waits until every node is final or its timeout passes. The caller says
  * how a node's work starts.
  */
-import { ApplicationFailure, CancellationScope, condition, isCancellation, scheduleActivity, scheduleLocalActivity, sleep } from '@temporalio/workflow';
+import { CancellationScope, condition, isCancellation, sleep } from '@temporalio/workflow';
 import type { PlanNode } from '../src/domain/records';
 import { resolveTemplates } from '../src/domain/refs';
-import { jsonBytes, NODE_INPUT_LIMIT_BYTES } from '../src/domain/payload-size';
 import { NODE_ERROR_TYPES, type NodeActivityInput, type NodeActivityResult, type NodeError } from '../src/domain/run-state';
 import type { CompositeResult } from './map-node';
 import { describeFailure } from './node-failure';
-import { activityOptions, localActivityOptions, retryPolicy } from './node-options';
+import { nodeCall } from './node-calls';
+import { retryPolicy } from './node-options';
 import type { PlanRun } from './plan-run';
 import type { TaskBudget } from './task-budget';
 
@@ -37,46 +37,8 @@ export function activityWork(run: PlanRun, node: PlanNode, local: boolean, mapRe
     params: resolveTemplates(node.params, run.scopeFor(node.id), run.index.nodeIds) as Record<string, unknown>,
     inputs: run.dataInputs(node.id),
   };
-  // Scheduled directly: what proxyActivities would do, without a proxy object per node.
-  const schedule = (local ? localSchedule : activitySchedule)(node, activityInput, budget);
+  const schedule = nodeCall(node, activityInput, local, budget);
   return mapResult ? () => schedule().then((r) => ({ output: r.output, attempts: r.attempt })) : schedule;
-}
-
-function activitySchedule(node: PlanNode, input: NodeActivityInput, budget: TaskBudget | undefined): () => Promise<NodeActivityResult> {
-  const schedule = () => scheduleActivity<NodeActivityResult>(node.op, [input], activityOptions(node));
-  if (!budget) return schedule;
-  return () => {
-    const bytes = jsonBytes(input);
-    if (bytes > NODE_INPUT_LIMIT_BYTES) return inputTooLarge(node, bytes);
-    return budget.admitActivity(bytes)?.then(schedule) ?? schedule();
-  };
-}
-
-function localSchedule(node: PlanNode, input: NodeActivityInput, budget: TaskBudget | undefined): () => Promise<NodeActivityResult> {
-  const schedule = () => scheduleLocalActivity<NodeActivityResult>(node.op, [input], localActivityOptions(node));
-  if (!budget) return schedule;
-  const counted = () =>
-    schedule().then(
-      (result) => {
-        budget.settled(jsonBytes(result.output));
-        return result;
-      },
-      (err: unknown) => {
-        budget.settled(0);
-        throw err;
-      },
-    );
-  return () => budget.admitLocal()?.then(counted) ?? counted();
-}
-
-/**
- * An activity input over Temporal's payload limit makes the server terminate the whole run, so the
- * node fails instead, before anything is scheduled (with the task budget, TASK_BUDGET_VERSION). A
- * local activity's input never leaves the worker.
- */
-function inputTooLarge(node: PlanNode, bytes: number): Promise<never> {
-  const message = `node "${node.id}" (${node.op}): its resolved params and data inputs are ${bytes} bytes; an activity's input may be at most ${NODE_INPUT_LIMIT_BYTES}`;
-  return Promise.reject(ApplicationFailure.create({ type: NODE_ERROR_TYPES.inputTooLarge, message, nonRetryable: true, details: [{ attempt: 0 }] }));
 }
 
 export interface SchedulerOptions {

@@ -26,6 +26,7 @@ import {
   NODE_ERROR_TYPES,
   OUTCOME_SINK_VERSION,
   TASK_BUDGET_VERSION,
+  LOCAL_RESERVE_VERSION,
   statusQuery,
   isPartitionedRun,
   type NodeError,
@@ -155,7 +156,8 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
   const localExecution = has(PATCHES.localExecution);
   const sharedScope = has(SHARED_SCOPE_PATCH);
   const cancelSafe = (input.executor_version ?? 0) >= CANCEL_SAFE_VERSION || patched(PATCHES.cancelSafe);
-  const taskBudget = (input.executor_version ?? 0) >= TASK_BUDGET_VERSION || patched(PATCHES.taskBudget) ? new TaskBudget() : undefined;
+  const localReserve = (input.executor_version ?? 0) >= LOCAL_RESERVE_VERSION;
+  const taskBudget = (input.executor_version ?? 0) >= TASK_BUDGET_VERSION || patched(PATCHES.taskBudget) ? new TaskBudget(localReserve) : undefined;
   // Start-up finishes before a cancellation is honoured: the nodes then end cancelled and the outcome is counted.
   const startUp = <T>(work: () => Promise<T>) => (cancelSafe ? CancellationScope.nonCancellable(work) : work());
   // Map and sub-plan nodes (composite-nodes.ts): sub-plans are pinned, or the run refused, here.
@@ -204,6 +206,7 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
       failFast,
       update: (fields) => Object.assign(run.status.get(node.id)!, fields),
       itemSlots,
+      taskBudget: localReserve ? taskBudget : undefined,
     }));
     run.markRunning(node.id, now(), composite && isSubPlanNode(node) ? undefined : local ? 'local' : 'activity');
     return composite ?? (() => activityWork(run, node, local, !current, taskBudget)());

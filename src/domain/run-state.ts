@@ -75,10 +75,11 @@ export interface PlanRunInput {
  * are all activities, with no timeout and no gate, waits for its nodes with fewer promises, and a
  * chain's nodes run in the root scope (LEAN_WAIT_VERSION). Version 4: cancellation and map
  * fixes (CANCEL_SAFE_VERSION). Version 5: nodes wait rather than overfill a workflow task's
- * completion (TASK_BUDGET_VERSION). Runs without it ask the patches, as their histories recorded.
+ * completion (TASK_BUDGET_VERSION). Version 6: local nodes side by side hold a guess of their output
+ * (LOCAL_RESERVE_VERSION). Runs without it ask the patches, as their histories recorded.
  * Workers must know a version before starters send it (docs/workflow-changes.md#versioned-input).
  */
-export const EXECUTOR_VERSION = 5;
+export const EXECUTOR_VERSION = 6;
 
 /** The first `executor_version` whose runs record their outcome through the `runOutcome` sink. */
 export const OUTCOME_SINK_VERSION = 2;
@@ -102,6 +103,13 @@ export const CANCEL_SAFE_VERSION = 4;
  * refuses above 4 MB (workflows/task-budget.ts). Older runs ask the `executor-task-budget` patch.
  */
 export const TASK_BUDGET_VERSION = 5;
+
+/**
+ * The first `executor_version` whose local nodes running side by side each hold a guess of their
+ * output against that budget, so that outputs finishing together cannot overfill one completion
+ * (workflows/task-budget.ts). Older runs do not; partitions ask the `executor-local-reserve` patch.
+ */
+export const LOCAL_RESERVE_VERSION = 6;
 
 /** What a resumed run takes from the run it resumes: the succeeded nodes it does not run again. */
 export interface ResumeFrom {

@@ -14,6 +14,15 @@ export async function startInput(handle: WorkflowHandle): Promise<unknown> {
   return defaultPayloadConverter.fromPayload(payload);
 }
 
+/** The patch ids a history's `core_patch` markers record. */
+export function patchesOf(history: Awaited<ReturnType<WorkflowHandle['fetchHistory']>>): string[] {
+  return (history.events ?? []).flatMap((e) => {
+    const marker = e.markerRecordedEventAttributes;
+    const payloads = marker?.markerName === 'core_patch' ? Object.values(marker.details ?? {}).flatMap((d) => d.payloads ?? []) : [];
+    return payloads.map((p) => defaultPayloadConverter.fromPayload<{ id: string }>(p).id);
+  });
+}
+
 /** Waits for a run to end and returns its final status, whether it succeeded or not. */
 export async function settle(handle: WorkflowHandle): Promise<{ status: RunStatus; error?: unknown }> {
   try {

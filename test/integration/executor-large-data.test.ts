@@ -10,8 +10,9 @@ import { describe, expect, inject, it } from 'vitest';
 import { REPLAY_OUTCOME_SINKS } from '../../src/runs/outcome-sink';
 import { startPlanRun } from '../../src/runs/start-run';
 import { jsonBytes, STATUS_ERROR_MESSAGE_BYTES, STATUS_LIMIT_BYTES } from '../../src/domain/payload-size';
-import { NODE_ERROR_TYPES, statusQuery } from '../../src/domain/run-state';
-import { byId, failureType, metricsOf, settle } from './executor-helpers';
+import { NODE_ERROR_TYPES, statusQuery, type RunStatus } from '../../src/domain/run-state';
+import { LOCAL_RESERVE_PATCH } from '../../workflows/task-budget';
+import { byId, failureType, intervals, maxOverlap, metricsOf, patchesOf, settle } from './executor-helpers';
 import { uid, useWorkerContext } from './harness';
 import { storePlan, type PlanSpec } from './plans';
 
@@ -23,6 +24,14 @@ async function runPlan(spec: PlanSpec) {
   const record = await storePlan(ctx.db, { intent: uid('large'), ...spec });
   const handle = await startPlanRun({ client: ctx.client, taskQueue: ctx.taskQueue, record });
   return { record, handle, ...(await settle(handle)) };
+}
+
+/** `count` local nodes each returning 900 KB: five finishing in one task would be 4.5 MB of markers. */
+const largeLocalBlobs = (count: number) => Array.from({ length: count }, (_, i) => ({ id: `n${i}`, op: 'blob', params: { bytes: 900_000 }, policy: { execution: 'local' as const } }));
+
+function expectAllLocalSucceeded(status: RunStatus, error: unknown) {
+  expect(error).toBeUndefined();
+  expect(status.nodes.every((n) => n.state === 'succeeded' && n.execution === 'local')).toBe(true);
 }
 
 describe('runs with large outputs', () => {
@@ -113,12 +122,56 @@ describe('runs with large outputs', () => {
 
   it('reports a chain of large local outputs over several workflow tasks', async () => {
     // Five 900 KB local outputs finishing in one task would be 4.5 MB of markers in its completion.
-    const nodes = Array.from({ length: 5 }, (_, i) => ({ id: `n${i}`, op: 'blob', params: { bytes: 900_000 }, policy: { execution: 'local' as const } }));
+    const nodes = largeLocalBlobs(5);
     const { handle, status, error } = await runPlan({ nodes, edges: nodes.slice(1).map((n, i) => ({ from: nodes[i]!.id, to: n.id, kind: 'control' as const })) });
-    expect(error).toBeUndefined();
-    expect(status.nodes.every((n) => n.state === 'succeeded' && n.execution === 'local')).toBe(true);
+    expectAllLocalSucceeded(status, error);
     // Two outputs fill the budget; the third waits for the next task, and so on.
     expect(await taskBreaks(handle)).toBe(2);
+  });
+
+  it('reports local nodes side by side with large outputs over several workflow tasks', async () => {
+    // Five 900 KB local outputs finishing together would be 4.5 MB of markers in one completion:
+    // the run stalled there before each local node held a guess of its output (executor_version 6).
+    const nodes = largeLocalBlobs(5);
+    const { handle, status, error } = await runPlan({ nodes, edges: [] });
+    expectAllLocalSucceeded(status, error);
+    // The first runs alone (its op's output unseen); then two 900 KB outputs fill a task.
+    expect(await taskBreaks(handle)).toBe(2);
+  });
+
+  it('runs cheap local nodes side by side once their op has given a small output', async () => {
+    const nodes = Array.from({ length: 20 }, (_, i) => ({ id: `n${i}`, op: 'timed', params: { ms: 300 }, policy: { execution: 'local' as const } }));
+    const { handle, status, error } = await runPlan({ nodes, edges: [] });
+    expect(error).toBeUndefined();
+    // After the first (unseen op, run alone), the other 19 ran together: far less than 20 × 300 ms.
+    expect(maxOverlap(Object.values(intervals(status)))).toBeGreaterThanOrEqual(10);
+    expect(await taskBreaks(handle)).toBe(0);
+  });
+
+  it('reports the local items of a map with large outputs over several workflow tasks', async () => {
+    // Five 900 KB outputs of a map's local items finishing together: the same 4.5 MB completion.
+    const { handle, status, error } = await runPlan({
+      nodes: [
+        { id: 'sizes', op: 'echo', params: { list: [900_000, 900_000, 900_000, 900_000, 900_000] } },
+        { id: 'docs', op: 'blob', for_each: '{{nodes.sizes.output.list}}', params: { bytes: '{{item}}' }, policy: { execution: 'local' as const } },
+      ],
+      edges: [data('sizes', 'docs')],
+    });
+    expect(error).toBeUndefined();
+    expect(byId(status).docs!.items).toEqual({ total: 5, succeeded: 5, failed: 0, failed_indexes: [] });
+    expect(await taskBreaks(handle)).toBe(2);
+  });
+
+  it('reports local nodes side by side with large outputs in each partition of a partitioned run', async () => {
+    const nodes = largeLocalBlobs(10);
+    const record = await storePlan(ctx.db, { intent: uid('large'), nodes, edges: [] });
+    const handle = await startPlanRun({ client: ctx.client, taskQueue: ctx.taskQueue, record, partitionNodes: 5 });
+    const { status, error } = await settle(handle);
+    expect(error).toBeUndefined();
+    expect(status.partitioned?.node_states).toBe('s'.repeat(10));
+    // The last partition's history: its five nodes over three tasks, behind the patch, and it replays.
+    expect(await taskBreaks(handle)).toBe(2);
+    expect(patchesOf(await handle.fetchHistory())).toContain(LOCAL_RESERVE_PATCH);
   });
 
   it('runs a chain of 10,000 local nodes in one history, reporting every few thousand markers', async () => {

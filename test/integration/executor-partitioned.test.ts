@@ -16,7 +16,7 @@ import { reconcileOpenRuns } from '../../src/runs/reconcile';
 import { startPlanRun } from '../../src/runs/start-run';
 import { createRunStore } from '../../src/store/plan-runs';
 import { createRecordStore } from '../../src/store/records';
-import { failureType, metricsOf, runRows, settle, until } from './executor-helpers';
+import { failureType, metricsOf, patchesOf, runRows, settle, until } from './executor-helpers';
 import { uid, useWorkerContext } from './harness';
 import { storePlan, type PlanSpec } from './plans';
 
@@ -232,12 +232,7 @@ describe('partitioned runs', () => {
     expect((await runsOf(handle)).map((r) => r.status)).toEqual(['FAILED']);
     // Counting UTF-16 units, as partitions did before the patch, would have continued; the run records the patch and replays.
     const history = await handle.fetchHistory();
-    const patches = history.events!.flatMap((e) => {
-      const marker = e.markerRecordedEventAttributes;
-      const payloads = marker?.markerName === 'core_patch' ? Object.values(marker.details ?? {}).flatMap((d) => d.payloads ?? []) : [];
-      return payloads.map((p) => Buffer.from(p.data ?? []).toString());
-    });
-    expect(patches.filter((p) => p.includes('executor-carried-bytes'))).toHaveLength(1);
+    expect(patchesOf(history).filter((p) => p === 'executor-carried-bytes')).toHaveLength(1);
     await Worker.runReplayHistory({ workflowBundle: { codePath: inject('workflowBundlePath') }, sinks: REPLAY_OUTCOME_SINKS }, history, handle.workflowId);
     expect((await metricsOf(ctx.db, record.id)).counters).toMatchObject({ successes: 0, failures: 1 });
   });

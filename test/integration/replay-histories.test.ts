@@ -58,7 +58,7 @@ const BEFORE_LEAN_WAIT = ['cancellation', 'chain', 'fail-fast', 'fan-out', 'guar
 /**
  * Recorded on version 3, before versions 4 and 5 (cancel-safe start-up, the workflow-task budget):
  * runs without them must keep replaying the old paths, asking the patches `executor-cancel-safe`
- * and `executor-task-budget` (src/domain/run-state.ts); the files without a suffix are version 5.
+ * and `executor-task-budget` (src/domain/run-state.ts); the files without a suffix are version 6.
  */
 const BEFORE_CANCEL_SAFE = [
   'approval-rejected', 'approvals', 'cancellation', 'chain', 'fail-fast', 'fan-out', 'guards-skips', 'local-nodes', 'map', 'map-chunks', 'opened-by-starter', 'resumed', 'retries', 'sub-plan',
@@ -67,13 +67,21 @@ const BEFORE_CANCEL_SAFE = [
 /** Partitions recorded before every partition asked the patch `executor-task-budget`. */
 const BEFORE_TASK_BUDGET = ['partitioned', 'partitioned-first'].map((s) => `${s}-before-task-budget`);
 
+/**
+ * Recorded on version 5, before version 6 (local nodes side by side hold a guess of their output):
+ * those runs keep their counting, and partitions recorded before it never asked `executor-local-reserve`.
+ */
+const BEFORE_LOCAL_RESERVE = [
+  'approval-rejected', 'approvals', 'cancellation', 'chain', 'fail-fast', 'fan-out', 'guards-skips', 'local-nodes', 'map', 'map-chunks', 'opened-by-starter', 'resumed', 'retries', 'sub-plan', 'partitioned', 'partitioned-first',
+].map((s) => `${s}-before-local-reserve`);
+
 beforeAll(() => installQuietReplayRuntime());
 
 const files = historyFiles();
 
 describe('committed histories replay against the current workflow code', () => {
   it('has a history for every representative scenario', () => {
-    expect(files.map((f) => f.replace(/\.json$/, ''))).toEqual(expect.arrayContaining([...SCENARIOS, ...BEFORE_LOCAL_NODES, ...BEFORE_SHARED_SCOPE, ...BEFORE_RUN_GATE, ...BEFORE_COMBINED_PATCH, ...BEFORE_EXECUTOR_VERSION, ...BEFORE_OUTCOME_SINK, ...BEFORE_LEAN_WAIT, ...BEFORE_CANCEL_SAFE, ...BEFORE_TASK_BUDGET]));
+    expect(files.map((f) => f.replace(/\.json$/, ''))).toEqual(expect.arrayContaining([...SCENARIOS, ...BEFORE_LOCAL_NODES, ...BEFORE_SHARED_SCOPE, ...BEFORE_RUN_GATE, ...BEFORE_COMBINED_PATCH, ...BEFORE_EXECUTOR_VERSION, ...BEFORE_OUTCOME_SINK, ...BEFORE_LEAN_WAIT, ...BEFORE_CANCEL_SAFE, ...BEFORE_TASK_BUDGET, ...BEFORE_LOCAL_RESERVE]));
   });
 
   it('replays every history without nondeterminism', async () => {
