@@ -162,9 +162,12 @@ export const throughput: Scenario = {
     'one started the usual way. On a faster one after it (41.5 ms per bare run, 45 ms per executor run): 0.899 (0.866–0.929) ' +
     'in a whole bench run; bookkeeping 0.984, labels 0.998, the executor 0.907 of the bookkept workflow and 0.93 ' +
     'of the bare one started the usual way. On a slower AMD EPYC machine the next session (87.8 ms per bare run, 94.7 ms per ' +
-    'executor run): 0.912 (0.864–0.953, the run above) in a whole bench run; bookkeeping 0.992, labels 0.988, the executor 0.93 ' +
+    'executor run): 0.912 (0.864–0.953) in a whole bench run; bookkeeping 0.992, labels 0.988, the executor 0.93 ' +
     'of the bookkept workflow and 0.972 of the bare one started the usual way; 2.4 ms more of the bench process\'s CPU per run ' +
-    'than the bookkept workflow and 3.4 ms more of the dev server\'s.\n\n' +
+    'than the bookkept workflow and 3.4 ms more of the dev server\'s. On a faster one the session after (54.7 ms per bare run, ' +
+    '57.9 ms per executor run, executor_version 6): 0.945 (0.904–0.98, the run above) in a whole bench run; bookkeeping 1.022, ' +
+    'labels 0.998, the executor 0.932 of the bookkept workflow and 0.952 of the bare one started the usual way; 1.9 ms more of ' +
+    'the bench process\'s CPU per run than the bookkept workflow, and the same in the dev server.\n\n' +
     'Where the executor\'s extra over the bookkept workflow goes, measured on the faster machine: 2.0 ms more of the bench ' +
     'process\'s CPU per run and 2.5 ms more of the dev server\'s in its whole run. Three A/B runs of 6–12 rounds of 200-run bursts ' +
     'put 0.7–2.2 ms more in the bench process every time, and 0–3.6 ms more in the dev server, inside the ±3 ms that repeated ' +
