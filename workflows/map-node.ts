@@ -30,8 +30,9 @@ export interface MapNodeContext {
   /** The run's budget of inline activity items in flight (version 4 runs). */
   itemSlots?: ItemSlots;
   /**
-   * The run's workflow-task budget for inline items (version 6 runs). A chunk needs none: its
-   * input and result, each under Temporal's 2 MB, bound what its completions carry.
+   * The run's workflow-task budget for inline items (version 6 runs). A chunk needs none: items
+   * whose outputs fit its result (Temporal's 2 MB, or the server fails the chunk) fit its tasks'
+   * completions too, ~450 bytes of marker each included.
    */
   taskBudget?: TaskBudget;
 }
