@@ -163,12 +163,19 @@ describe('plan graph consolidation', () => {
     expect(orphans.rows).toHaveLength(0);
   });
 
-  it('runs one pass through POST /v1/consolidation/run and answers its counts', async () => {
+  it('runs one pass through POST /v1/consolidation/run for a caller with a key and answers its counts; none for an anonymous one', async () => {
     const [id] = await store([episode(uid('api'), chain3(uid('t')))]);
     const services = await createServices(ctx.config);
     const api = await buildApi(services);
     try {
-      const response = await ctx.withWorker(() => api.inject({ method: 'POST', url: '/v1/consolidation/run', payload: { page_size: 100 } }));
+      const request = { method: 'POST' as const, url: '/v1/consolidation/run', payload: { page_size: 100 } };
+      const anonymous = await ctx.withWorker(() => api.inject(request));
+      expect(anonymous.statusCode).toBe(401);
+      expect(anonymous.json()).toMatchObject({ error: { code: 'unauthenticated', details: { field: 'headers.authorization' } } });
+      expect(await plansFrom([id!])).toHaveLength(0);
+
+      const key = (await services.apiKeys.create(uid('agent'), 'low')).key;
+      const response = await ctx.withWorker(() => api.inject({ ...request, headers: { authorization: `Bearer ${key}` } }));
       expect(response.statusCode).toBe(200);
       const body = response.json();
       expect(body.workflow_id).toMatch(/^plangraph-consolidation-once-/);

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/net';
 import { OTEL_WORKFLOW_INTERCEPTORS, WORKFLOWS_PATH } from '../../src/package-files';
 import { REPLAY_OUTCOME_SINKS } from '../../src/runs/outcome-sink';
+import { createApiKeyStore } from '../../src/store/api-keys';
 import { committedHistories } from './committed-histories';
 import { until } from './executor-helpers';
 import { spawnReady, type ChildHandle } from './fault-processes';
@@ -60,8 +61,8 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-const post = (path: string, body: unknown) =>
-  fetch(`${api}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const post = (path: string, body: unknown, key?: string) =>
+  fetch(`${api}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) }, body: JSON.stringify(body) });
 
 /** The spans of one trace once every expected name has arrived (spans are exported in batches). */
 async function traceWith(traceId: () => string | undefined, names: string[]): Promise<ReceivedSpan[]> {
@@ -144,7 +145,7 @@ describe("plangraph's own metrics", () => {
     expect((await post('/v1/retrieve', { task_descriptor: intent, trust: { max_sensitivity: 'public', authenticated: false } })).status).toBe(200);
     // Chosen by selection: whichever way it decides (run, ask for more), the decision is counted.
     expect([200, 202, 422]).toContain((await post('/v1/intents', { task_descriptor: intent })).status);
-    const pass = await post('/v1/consolidation/run', {});
+    const pass = await post('/v1/consolidation/run', {}, (await createApiKeyStore(ctx.db).create(uid('operator'), 'low')).key);
     expect(pass.status, await pass.clone().text()).toBe(200);
 
     const apiText = await (await fetch(`${api}/metrics`)).text();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { consolidationResultSchema } from '../../consolidation/result';
 import { runConsolidationOnce } from '../../consolidation/run-once';
+import { DomainError } from '../../domain/errors';
 import type { Services } from '../../services';
 import { defineRoute } from '../route';
 
@@ -9,7 +10,7 @@ export const consolidationRunBodySchema = z.object({
 });
 export const consolidationRunResponseSchema = consolidationResultSchema.extend({ workflow_id: z.string() });
 
-/** POST /v1/consolidation/run: one consolidation pass now, answered with its counts. */
+/** POST /v1/consolidation/run: one consolidation pass now, answered with its counts; callers with an API key only. */
 export function consolidationRoutes(services: Services) {
   return [
     defineRoute({
@@ -19,7 +20,13 @@ export function consolidationRoutes(services: Services) {
       tags: ['consolidation'],
       body: consolidationRunBodySchema,
       response: consolidationRunResponseSchema,
-      handler: ({ body }) => runConsolidationOnce(services.temporal.client, services.config, { pageSize: body.page_size }),
+      handler: ({ body, principal }) => {
+        // A pass reads every episode, whatever the caller may see, and writes plans: not for anonymous callers.
+        if (!principal.authenticated) {
+          throw new DomainError('unauthenticated', 'running a consolidation pass needs an API key (Authorization: Bearer <key>)', { field: 'headers.authorization' });
+        }
+        return runConsolidationOnce(services.temporal.client, services.config, { pageSize: body.page_size });
+      },
     }),
   ];
 }
