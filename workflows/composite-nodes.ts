@@ -9,7 +9,7 @@ import type { PlanGraphPayload, PlanNode } from '../src/domain/records';
 import type { RefScope } from '../src/domain/refs';
 import type { NodeStatus, PlanRunInput } from '../src/domain/run-state';
 import { isSubPlanNode, SUB_PLAN_ERROR_TYPES } from '../src/domain/sub-plan';
-import type { PlanSnapshot } from '../src/domain/plan-snapshot';
+import type { PlanSnapshot, RunnablePlan } from '../src/domain/plan-snapshot';
 import type { ItemSlots } from './item-slots';
 import type { TaskBudget } from './task-budget';
 import { runMapNode, type CompositeResult } from './map-node';
@@ -35,14 +35,14 @@ export interface Composites {
 /** A plan without map or sub-plan nodes asks no patch and pins nothing. */
 export const NO_COMPOSITES: Composites = { maps: false, pins: undefined };
 
-export const hasComposites = (payload: PlanGraphPayload) => payload.nodes.some((n) => n.for_each !== undefined || isSubPlanNode(n));
+export const hasComposites = (payload: Pick<PlanGraphPayload, 'nodes'>) => payload.nodes.some((n) => n.for_each !== undefined || isSubPlanNode(n));
 
 /**
  * Turns on what the plan uses and pins its sub-plans (refusing cycles and plans the caller may
  * not run: the run then fails before it opens its run row). A `versioned` run (EXECUTOR_VERSION)
  * takes both features without asking their patches.
  */
-export async function prepareComposites(input: PlanRunInput, payload: PlanGraphPayload, versioned: boolean): Promise<Composites> {
+export async function prepareComposites(input: PlanRunInput, payload: RunnablePlan, versioned: boolean): Promise<Composites> {
   const maps = payload.nodes.some((n) => n.for_each !== undefined) && (versioned || patched(COMPOSITE_PATCHES.mapNodes));
   const subPlanNodes = payload.nodes.filter(isSubPlanNode);
   const subPlans = subPlanNodes.length > 0 && (versioned || patched(COMPOSITE_PATCHES.subPlans));

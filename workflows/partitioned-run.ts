@@ -99,7 +99,7 @@ export async function partitionedRun(input: PartitionedRunInput): Promise<RunSta
     carried.local_ops = begun.local_ops;
   }
   const localOps = new Set(carried.local_ops);
-  run = new PlanRun({ nodes: [...slice.external.map((e) => e.node), ...slice.nodes], edges: slice.edges } as PlanGraphPayload, input.inputs);
+  run = new PlanRun({ nodes: [...slice.external.map((e) => e.node), ...slice.nodes], edges: slice.edges }, input.inputs);
   for (const e of slice.external) run.finish(e.node.id, stateOfCode(e.code), carried.started_at, { output: carried.outputs[e.node.id] });
   const partitionRun = run;
 

@@ -16,7 +16,8 @@ import {
 } from '@temporalio/workflow';
 import type { createRunActivities } from '../activities/run-activities';
 import { runsLocally } from '../src/domain/node-execution';
-import type { PlanGraphPayload, PlanNode } from '../src/domain/records';
+import type { PlanNode } from '../src/domain/records';
+import type { RunnablePlan } from '../src/domain/plan-snapshot';
 import { resolveTemplates } from '../src/domain/refs';
 import { isSubPlanNode } from '../src/domain/sub-plan';
 import { fitStatus } from '../src/domain/payload-size';
@@ -103,7 +104,7 @@ const PATCHES = {
 } as const;
 
 /** Whether a run of the plan can wait for a person: approval nodes or the run gate. */
-const waitsForApproval = (payload: PlanGraphPayload) => runGate(payload) !== undefined || payload.nodes.some((n) => n.op === APPROVAL_OP);
+const waitsForApproval = (payload: RunnablePlan) => runGate(payload) !== undefined || payload.nodes.some((n) => n.op === APPROVAL_OP);
 
 /** Runs a plan graph snapshot; returns every node's state and output. Large plans run partitioned. */
 export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunInput): Promise<RunStatus> {

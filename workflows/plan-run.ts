@@ -25,7 +25,7 @@ export class PlanRun {
   running = 0;
 
   constructor(
-    readonly plan: PlanGraphPayload,
+    readonly plan: Pick<PlanGraphPayload, 'nodes' | 'edges'>,
     private readonly inputs: Record<string, unknown>,
   ) {
     this.index = indexGraph(plan.nodes, plan.edges);

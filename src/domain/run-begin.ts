@@ -13,7 +13,7 @@ export interface RunBegun {
 }
 
 /** Ops of the plan that workers on the executor's task queue run, sorted and without repeats. */
-export function workerOps(payload: PlanGraphPayload): string[] {
+export function workerOps(payload: Pick<PlanGraphPayload, 'nodes'>): string[] {
   const ops = payload.nodes.filter((n) => !n.policy?.task_queue && !BUILTIN_EXECUTOR_OPS.has(n.op) && !isSubPlanNode(n)).map((n) => n.op);
   return [...new Set(ops)].sort();
 }

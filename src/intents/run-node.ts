@@ -11,7 +11,8 @@ import { z } from 'zod';
 import { indexGraph, topologicalOrder } from '../domain/graph';
 import { stateOfCode } from '../domain/partitioning';
 import { DomainError } from '../domain/errors';
-import type { PlanGraphPayload, TrustContext } from '../domain/records';
+import type { TrustContext } from '../domain/records';
+import type { RunnablePlan } from '../domain/plan-snapshot';
 import { resolveTemplates, type RefScope } from '../domain/refs';
 import { isPartitionedRun, NODE_STATES, type PartitionedRunInput, type PlanRunInput, type RunStatus } from '../domain/run-state';
 import type { RecordStore } from '../store/records';
@@ -67,7 +68,7 @@ export function createRunNodeReader(deps: { client: Client; viewer: Pick<RunView
   }
 
   /** The plan of a run: its snapshot, or for a partitioned run the stored record (pinned by revision). */
-  async function planOf(workflowId: string, input: PlanRunInput | PartitionedRunInput): Promise<PlanGraphPayload> {
+  async function planOf(workflowId: string, input: PlanRunInput | PartitionedRunInput): Promise<RunnablePlan> {
     if (!isPartitionedRun(input)) return input.plan.payload;
     const record = await deps.records.get(input.partitioned.plan_record_id);
     if (record?.payload.kind !== 'plan_graph' || record.revision !== input.partitioned.plan_revision) {
@@ -77,7 +78,7 @@ export function createRunNodeReader(deps: { client: Client; viewer: Pick<RunView
   }
 
   /** Every node's state: detailed in the status, else (partitioned runs) its code in `node_states`, by topological position. */
-  function statesOf(plan: PlanGraphPayload, status: RunStatus | undefined): { order: string[]; state: (id: string, position: number) => string } {
+  function statesOf(plan: RunnablePlan, status: RunStatus | undefined): { order: string[]; state: (id: string, position: number) => string } {
     const order = topologicalOrder(indexGraph(plan.nodes, plan.edges)) ?? plan.nodes.map((n) => n.id);
     const detailed = new Map(status?.nodes.map((s) => [s.id, s.state]) ?? []);
     const codes = status?.partitioned?.node_states;

@@ -91,8 +91,9 @@ export function createResumer(deps: ResumerDeps) {
           limit_bytes: deps.config.RUN_INPUT_LIMIT_BYTES,
         });
       }
-      // Pinned: the snapshot the old run ran (record id, revision and payload), not the record's current state.
-      const pinned = { ...record, revision: input.plan.revision, payload: input.plan.payload };
+      // Pinned: the snapshot the old run ran (record id, revision and runnable plan), not the record's
+      // current state; only what no run reads (metrics, searchable text) comes from the record.
+      const pinned = { ...record, revision: input.plan.revision, payload: { ...record.payload, ...input.plan.payload } };
       const started = await startPlanRun({
         client: deps.client,
         taskQueue: deps.config.TEMPORAL_TASK_QUEUE,

@@ -104,14 +104,15 @@ describe('sub-plans', () => {
     expect(walk).toEqual({ ok: true, pins: { b1: expect.objectContaining({ record_id: 'B', revision: 3 }), b2: expect.objectContaining({ record_id: 'B' }) } });
   });
 
-  it('pins a plan without its searchable text, leaving the stored record as it was', async () => {
+  it('pins a plan without its searchable text and metrics, leaving the stored record as it was', async () => {
     const stored = record('B', [{ id: 'n', op: 'noop' }]);
     const payload = stored.payload as PlanGraphPayload;
     Object.assign(payload, { description: 'does B', examples: ['run b', 'do the b thing'] });
     const walk = await walkSubPlans({ record_id: 'A', payload: { nodes: plan({ nodes: [call('b', 'B')] }).nodes } }, async () => stored);
-    const { description, examples, ...runnable } = payload;
+    const { description, examples, metrics, ...runnable } = payload;
     expect(walk).toEqual({ ok: true, pins: { b: { record_id: 'B', revision: 3, payload: runnable } } });
     expect({ description, examples }).toEqual({ description: 'does B', examples: ['run b', 'do the b thing'] });
+    expect(metrics).toBeDefined();
   });
 
   it('refuses a cycle, including one back to an ancestor run', async () => {
