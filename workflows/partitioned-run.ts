@@ -18,7 +18,6 @@ import type { createRunActivities } from '../activities/run-activities';
 import { durationMs, runsLocally } from '../src/domain/node-execution';
 import { CARRIED_STATE_LIMIT_BYTES, stateOfCode } from '../src/domain/partitioning';
 import { utf8Length } from '../src/domain/payload-size';
-import type { PlanGraphPayload } from '../src/domain/records';
 import {
   NODE_ERROR_TYPES,
   statusQuery,
