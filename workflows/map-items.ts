@@ -5,16 +5,15 @@
  * workflow-task budget, task-budget.ts). Used inline by the plan executor for small maps
  * and by mapChunkWorkflow for each chunk of a large one.
  */
-import { CancellationScope, isCancellation } from '@temporalio/workflow';
-import { itemActivityId } from '../src/domain/map-node';
+import { CancellationScope, isCancellation, patched } from '@temporalio/workflow';
+import { fitChunkResults, itemActivityId, type ItemResult } from '../src/domain/map-node';
 import type { PlanNode } from '../src/domain/records';
-import type { NodeActivityResult, NodeError } from '../src/domain/run-state';
+import type { NodeActivityResult } from '../src/domain/run-state';
 import { describeFailure } from './node-failure';
 import type { ItemSlots } from './item-slots';
 import { nodeCall } from './node-calls';
-import type { TaskBudget } from './task-budget';
+import { TaskBudget } from './task-budget';
 
-export type ItemResult = { ok: true; output: unknown; attempt: number } | { ok: false; error: NodeError };
 
 /** One batch of items of a map node: their resolved params, and where they start in the whole list. */
 export interface MapItemsInput {
@@ -95,7 +94,14 @@ export async function runMapItems(input: MapItemsInput, onSettled?: (index: numb
   return { results };
 }
 
+/** Chunks started on this code count their items against a workflow-task budget, as inline maps do. */
+export const CHUNK_TASK_BUDGET_PATCH = 'map-chunk-task-budget';
+
 /** A chunk of a large map as its own workflow, so no workflow's history outgrows Temporal's limits. */
 export async function mapChunkWorkflow(input: MapItemsInput): Promise<MapItemsResult> {
-  return runMapItems(input);
+  // Without it, local items with large outputs finishing together made one completion over gRPC's
+  // 4 MB, which the server refused: the chunk, and the run waiting on it, stalled for good.
+  const budget = patched(CHUNK_TASK_BUDGET_PATCH) ? new TaskBudget(true) : undefined;
+  const { results } = await runMapItems(input, undefined, undefined, budget);
+  return { results: fitChunkResults(results, input.offset) };
 }

@@ -4,12 +4,12 @@
  * folds the item results into the node's output or error.
  */
 import { executeChild, workflowInfo } from '@temporalio/workflow';
-import { chunkRanges, failedItemsMessage, itemParams, MAP_CHUNK_SIZE, resolveForEach, type MapProgress } from '../src/domain/map-node';
+import { chunkRanges, failedItemsMessage, itemParams, MAP_CHUNK_SIZE, resolveForEach, type ItemResult, type MapProgress } from '../src/domain/map-node';
 import type { PlanNode } from '../src/domain/records';
 import type { RefScope } from '../src/domain/refs';
 import { NODE_ERROR_TYPES, type NodeError } from '../src/domain/run-state';
 import type { ItemSlots } from './item-slots';
-import { runMapItems, type ItemResult, type MapItemsInput, type mapChunkWorkflow } from './map-items';
+import { runMapItems, type MapItemsInput, type mapChunkWorkflow } from './map-items';
 import type { TaskBudget } from './task-budget';
 
 /** What a node run by the executor itself (map, sub-plan) ends with: an output, and an error if it failed. */
@@ -29,11 +29,7 @@ export interface MapNodeContext {
   onProgress: (progress: MapProgress) => void;
   /** The run's budget of inline activity items in flight (version 4 runs). */
   itemSlots?: ItemSlots;
-  /**
-   * The run's workflow-task budget for inline items (version 6 runs). A chunk needs none: items
-   * whose outputs fit its result (Temporal's 2 MB, or the server fails the chunk) fit its tasks'
-   * completions too, ~450 bytes of marker each included.
-   */
+  /** The run's workflow-task budget for inline items (version 6 runs); a chunk has its own. */
   taskBudget?: TaskBudget;
 }
 

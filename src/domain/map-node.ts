@@ -3,8 +3,10 @@
  * the array the reference resolves to, with `{{item}}`, `{{item.path}}` and `{{index}}` in its
  * params. Pure helpers shared by validation and the executor.
  */
+import { jsonBytes, largestFirst } from './payload-size';
 import type { PlanNode } from './records';
 import { lookupRef, parseRef, resolveTemplates, type ParsedRef, type RefScope } from './refs';
+import { NODE_ERROR_TYPES, type NodeError } from './run-state';
 
 /**
  * Items per child workflow when a map is too large to run inside the plan's own workflow.
@@ -84,4 +86,35 @@ export function failedItemsMessage(failed: readonly number[], total: number, fir
   const more = failed.length > 100 ? `, … (${failed.length - 100} more)` : '';
   const cause = first ? `; item ${failed[0]}: ${first.type}: ${first.message}` : '';
   return `${failed.length} of ${total} items failed: [${shown}${more}]${cause}`;
+}
+
+/** How one item of a map ended. */
+export type ItemResult = { ok: true; output: unknown; attempt: number } | { ok: false; error: NodeError };
+
+/** Largest result, in UTF-8 bytes of its JSON, a map chunk returns; clear of Temporal's 2 MB per payload. */
+export const CHUNK_RESULT_LIMIT_BYTES = 1_900_000;
+
+/**
+ * A map chunk's item results as it returns them (null: an item never run): unchanged when their
+ * JSON fits `limit`; otherwise the items with the largest outputs (ties in item order) fail with
+ * output_too_large until it does, or until an output is no larger than the error in its place.
+ * Above 2 MB the server would fail the chunk, and every item's outcome would be lost with it.
+ */
+export function fitChunkResults(results: ReadonlyArray<ItemResult | null>, offset: number, limit = CHUNK_RESULT_LIMIT_BYTES): Array<ItemResult | null> {
+  const total = jsonBytes(results);
+  let excess = total - limit;
+  if (excess <= 0) return [...results];
+  const fitted = [...results];
+  for (const { position, bytes } of largestFirst(fitted, (r) => (r?.ok ? jsonBytes(r.output) : 0))) {
+    if (excess <= 0) break;
+    const message =
+      `item ${offset + position}'s output is ${bytes} bytes, and the outputs of items ${offset}–${offset + results.length - 1} are ${total} bytes ` +
+      `together: more than a map chunk can return (${limit} bytes; Temporal allows 2 MB per payload); return less per item, e.g. where the data is stored`;
+    const failed: ItemResult = { ok: false, error: { type: NODE_ERROR_TYPES.outputTooLarge, message } };
+    const saved = jsonBytes(fitted[position]) - jsonBytes(failed);
+    if (saved <= 0) break;
+    fitted[position] = failed;
+    excess -= saved;
+  }
+  return fitted;
 }

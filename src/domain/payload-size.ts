@@ -103,10 +103,10 @@ export function fitStatus(status: RunStatus, limit = STATUS_LIMIT_BYTES): RunSta
   return { ...status, nodes };
 }
 
-/** Positions of the nodes with a positive size, largest first, ties in node order. */
-function largestFirst(nodes: NodeStatus[], size: (node: NodeStatus) => number): Array<{ position: number; bytes: number }> {
-  return nodes
-    .map((node, position) => ({ position, bytes: size(node) }))
+/** Positions of the entries with a positive size, largest first, ties in list order. */
+export function largestFirst<T>(entries: readonly T[], size: (entry: T) => number): Array<{ position: number; bytes: number }> {
+  return entries
+    .map((entry, position) => ({ position, bytes: size(entry) }))
     .filter((n) => n.bytes > 0)
     .sort((a, b) => b.bytes - a.bytes || a.position - b.position);
 }

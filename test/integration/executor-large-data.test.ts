@@ -11,6 +11,7 @@ import { REPLAY_OUTCOME_SINKS } from '../../src/runs/outcome-sink';
 import { startPlanRun } from '../../src/runs/start-run';
 import { jsonBytes, STATUS_ERROR_MESSAGE_BYTES, STATUS_LIMIT_BYTES } from '../../src/domain/payload-size';
 import { NODE_ERROR_TYPES, statusQuery, type RunStatus } from '../../src/domain/run-state';
+import { CHUNK_TASK_BUDGET_PATCH } from '../../workflows/map-items';
 import { LOCAL_RESERVE_PATCH } from '../../workflows/task-budget';
 import { byId, failureType, intervals, maxOverlap, metricsOf, patchesOf, settle } from './executor-helpers';
 import { uid, useWorkerContext } from './harness';
@@ -161,6 +162,50 @@ describe('runs with large outputs', () => {
     expect(byId(status).docs!.items).toEqual({ total: 5, succeeded: 5, failed: 0, failed_indexes: [] });
     expect(await taskBreaks(handle)).toBe(2);
   });
+
+  it("fails only the items whose outputs do not fit a map chunk's result, with output_too_large", async () => {
+    // 1,001 items run as a chunk of 1,000 and one of 1: 1,000 outputs of ~2.6 KB are ~2.6 MB, over
+    // Temporal's 2 MB for the chunk's result.
+    const { status, error } = await runPlan({
+      constraints: { failure_policy: 'continue' },
+      nodes: [
+        { id: 'sizes', op: 'echo', params: { list: Array.from({ length: 1001 }, () => 2_500) } },
+        { id: 'docs', op: 'blob', for_each: '{{nodes.sizes.output.list}}', params: { bytes: '{{item}}' }, policy: AS_ACTIVITY },
+        { id: 'after', op: 'echo', params: { n: 1 } },
+      ],
+      edges: [data('sizes', 'docs'), { from: 'docs', to: 'after', kind: 'control' }],
+    });
+    expect(failureType(error)).toBe('plan_run_failed');
+    const docs = byId(status).docs!;
+    expect(docs.state).toBe('failed');
+    expect(docs.items!.total).toBe(1001);
+    expect(docs.items!.succeeded).toBeGreaterThan(700);
+    expect(docs.items!.succeeded + docs.items!.failed).toBe(1001);
+    expect(docs.error).toMatchObject({ type: NODE_ERROR_TYPES.mapItemsFailed });
+    expect(docs.error!.message).toContain('output_too_large');
+  }, 120_000);
+
+  it('reports the local items of a map chunk with large outputs over several workflow tasks', async () => {
+    // 1,000 local outputs of 4 KB finishing together were one ~4.5 MB completion: the chunk stalled.
+    const { handle, status, error } = await runPlan({
+      constraints: { failure_policy: 'continue' },
+      nodes: [
+        { id: 'sizes', op: 'echo', params: { list: Array.from({ length: 1001 }, () => 4_000) } },
+        { id: 'docs', op: 'blob', for_each: '{{nodes.sizes.output.list}}', params: { bytes: '{{item}}' }, policy: { execution: 'local' as const } },
+      ],
+      edges: [data('sizes', 'docs')],
+    });
+    expect(failureType(error)).toBe('plan_run_failed');
+    const docs = byId(status).docs!;
+    // The chunk returns what fits its result: ~1.9 MB of the 4 MB of outputs, the rest output_too_large.
+    expect(docs.items!.succeeded).toBeGreaterThan(400);
+    expect(docs.items!.succeeded + docs.items!.failed).toBe(1001);
+    expect(docs.error!.message).toContain('output_too_large');
+    const chunk = ctx.client.workflow.getHandle(`${handle.workflowId}/docs[0-999]`);
+    expect(patchesOf(await chunk.fetchHistory())).toEqual([CHUNK_TASK_BUDGET_PATCH]);
+    // Its history takes the new waits, behind the patch, and replays.
+    expect(await taskBreaks(chunk)).toBeGreaterThanOrEqual(2);
+  }, 120_000);
 
   it('reports local nodes side by side with large outputs in each partition of a partitioned run', async () => {
     const nodes = largeLocalBlobs(10);

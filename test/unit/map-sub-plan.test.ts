@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validatePlanGraph, type PlanIssue } from '../../src/domain/graph';
-import { chunkRanges, failedItemsMessage, itemParams, resolveForEach } from '../../src/domain/map-node';
+import { chunkRanges, failedItemsMessage, fitChunkResults, itemParams, resolveForEach, type ItemResult } from '../../src/domain/map-node';
+import { jsonBytes } from '../../src/domain/payload-size';
 import { planToMermaid } from '../../src/domain/plan-diagram';
 import { planGraphPayloadSchema, type MemoryRecord, type PlanGraphPayload, type PlanGraphPayloadInput, type Sensitivity } from '../../src/domain/records';
 import { parseRef, resolveTemplates } from '../../src/domain/refs';
@@ -71,6 +72,24 @@ describe('map node helpers', () => {
   it('splits a list into chunks in order', () => {
     expect(chunkRanges(0, 1000)).toEqual([]);
     expect(chunkRanges(2500, 1000)).toEqual([[0, 1000], [1000, 2000], [2000, 2500]]);
+  });
+
+  it("fails the items with the largest outputs until a chunk's results fit, and leaves the rest as they were", () => {
+    const item = (text: string): ItemResult => ({ ok: true, output: { text }, attempt: 1 });
+    const failed: ItemResult = { ok: false, error: { type: 'boom', message: 'bad' } };
+    const results = [item('a'.repeat(1200)), null, item('b'.repeat(2000)), failed, item('c'.repeat(2000)), item('d'.repeat(400))];
+    expect(fitChunkResults(results, 2000, 10_000)).toEqual(results);
+    const limit = jsonBytes(results) - 2500;
+    const fitted = fitChunkResults(results, 2000, limit);
+    expect(jsonBytes(fitted)).toBeLessThanOrEqual(limit);
+    // The two 2,000-character outputs (ties in item order), not the smaller ones before or after them.
+    expect(fitted.map((r) => (r === null ? null : r.ok ? 'ok' : r.error.type))).toEqual(['ok', null, 'output_too_large', 'boom', 'output_too_large', 'ok']);
+    const error = (fitted[2] as Extract<ItemResult, { ok: false }>).error;
+    expect(error.message).toContain("item 2002's output is 2011 bytes");
+    expect(error.message).toContain(`the outputs of items 2000–2005 are ${jsonBytes(results)} bytes`);
+    expect(results[2]).toEqual(item('b'.repeat(2000)));
+    // No output is swapped for a larger error, even when the results then stay over the limit.
+    expect(fitChunkResults([item('x'), item('y')], 0, 10)).toEqual([item('x'), item('y')]);
   });
 
   it('lists failed indexes, at most 100', () => {
