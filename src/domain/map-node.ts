@@ -3,7 +3,7 @@
  * the array the reference resolves to, with `{{item}}`, `{{item.path}}` and `{{index}}` in its
  * params. Pure helpers shared by validation and the executor.
  */
-import { jsonBytes, largestFirst } from './payload-size';
+import { boundedText, jsonBytes, largestFirst, STATUS_ERROR_MESSAGE_BYTES } from './payload-size';
 import type { PlanNode } from './records';
 import { lookupRef, parseRef, resolveTemplates, type ParsedRef, type RefScope } from './refs';
 import { NODE_ERROR_TYPES, type NodeError } from './run-state';
@@ -97,8 +97,9 @@ export const CHUNK_RESULT_LIMIT_BYTES = 1_900_000;
 /**
  * A map chunk's item results as it returns them (null: an item never run): unchanged when their
  * JSON fits `limit`; otherwise the items with the largest outputs (ties in item order) fail with
- * output_too_large until it does, or until an output is no larger than the error in its place.
- * Above 2 MB the server would fail the chunk, and every item's outcome would be lost with it.
+ * output_too_large until it does, or until an output is no larger than the error in its place;
+ * then the longest error messages (up to 8 KB each) are cut to STATUS_ERROR_MESSAGE_BYTES, each
+ * saying so. Above 2 MB the server would fail the chunk, and every item's outcome with it.
  */
 export function fitChunkResults(results: ReadonlyArray<ItemResult | null>, offset: number, limit = CHUNK_RESULT_LIMIT_BYTES): Array<ItemResult | null> {
   const total = jsonBytes(results);
@@ -115,6 +116,13 @@ export function fitChunkResults(results: ReadonlyArray<ItemResult | null>, offse
     if (saved <= 0) break;
     fitted[position] = failed;
     excess -= saved;
+  }
+  for (const { position, bytes } of largestFirst(fitted, (r) => (r && !r.ok ? jsonBytes(r.error.message) : 0))) {
+    if (excess <= 0 || bytes <= STATUS_ERROR_MESSAGE_BYTES) break;
+    const { error } = fitted[position] as Extract<ItemResult, { ok: false }>;
+    const message = boundedText(error.message, STATUS_ERROR_MESSAGE_BYTES);
+    fitted[position] = { ok: false, error: { ...error, message } };
+    excess -= bytes - jsonBytes(message);
   }
   return fitted;
 }

@@ -90,6 +90,11 @@ describe('map node helpers', () => {
     expect(results[2]).toEqual(item('b'.repeat(2000)));
     // No output is swapped for a larger error, even when the results then stay over the limit.
     expect(fitChunkResults([item('x'), item('y')], 0, 10)).toEqual([item('x'), item('y')]);
+    // Then the longest error messages are cut, each saying how long it was.
+    const verbose = (n: number): ItemResult => ({ ok: false, error: { type: 'verbose', message: 'm'.repeat(n) } });
+    const messages = fitChunkResults([verbose(8000), verbose(300), verbose(6000)], 0, 8000).map((r) => (r as Extract<ItemResult, { ok: false }>).error.message);
+    expect(messages.map((m) => m.length <= 500)).toEqual([true, true, false]);
+    expect(messages[0]).toContain('[truncated: 8000 bytes in all]');
   });
 
   it('lists failed indexes, at most 100', () => {
