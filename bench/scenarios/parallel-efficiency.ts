@@ -65,7 +65,7 @@ export const parallelEfficiency: Scenario = {
     '(0.888–0.994, 16 workflow tasks against 13) beside the chain and throughput scenarios, 0.967 (0.948–1.006, 14 against 13) ' +
     'alone and 0.948 (0.907–0.979, 15 against 14) in a whole bench run; on a slower AMD EPYC machine the same day, 1.007 ' +
     '(0.967–1.038, 16 against 17) in a whole bench run, and on a faster one 0.941 (0.917–0.99, 14 against 12) in a whole ' +
-    'bench run; on a slower one after it 0.931 (0.884–0.989, 13 against 12), in a whole bench run, on a faster one the next session 1.038 (0.997–1.055, 15 against 18), in a whole bench run, and on a slower one the session after (twice the CPU per run) 0.927 (0.882–0.987, 15 against 16, the run above), in a whole bench run. The hand-written ' +
+    'bench run; on a slower one after it 0.931 (0.884–0.989, 13 against 12), in a whole bench run, on a faster one the next session 1.038 (0.997–1.055, 15 against 18), in a whole bench run, and on a slower Intel Xeon machine the session after (twice the CPU per run) 0.927 (0.882–0.987, 15 against 16, the run above), in a whole bench run. The hand-written ' +
     'fan-out labelled as the executor labels nodes reached 1.0, 0.951, 1.055, 0.959, 0.972, 1.049 and 0.956 of the unlabelled ' +
     'one in the last seven, and the executor 0.986, 1.0, 0.951, 0.994, 1.008, 0.954 and 0.966 of it: within the noise of the pairs. Single runs\' histories on the Intel Xeon machine (5 of each after a warm-up) put the executor\'s extra in the ' +
     'workflow task that schedules the 64 sleeps (15–23 against 11–20 ms) and in the last one, which returns every node\'s status ' +

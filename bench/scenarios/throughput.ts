@@ -167,7 +167,7 @@ export const throughput: Scenario = {
     'than the bookkept workflow and 3.4 ms more of the dev server\'s. On a faster one the session after (54.7 ms per bare run, ' +
     '57.9 ms per executor run, executor_version 6): 0.945 (0.904–0.98) in a whole bench run; bookkeeping 1.022, ' +
     'labels 0.998, the executor 0.932 of the bookkept workflow and 0.952 of the bare one started the usual way; 1.9 ms more of ' +
-    'the bench process\'s CPU per run than the bookkept workflow, and the same in the dev server. On a slower one the session ' +
+    'the bench process\'s CPU per run than the bookkept workflow, and the same in the dev server. On a slower Intel Xeon machine the session ' +
     'after (104 ms per bare run, 117 ms per executor run): 0.913 (0.881–0.938, the run above) in a whole bench run; bookkeeping ' +
     '0.948, labels 0.963, the executor 0.937 of the bookkept workflow and 0.925 of the bare one started the usual way; 3.1 ms ' +
     'more of the bench process\'s CPU per run than the bookkept workflow and 4 ms more of the dev server\'s.\n\n' +
