@@ -33,10 +33,12 @@ export const interpretationOverhead: Scenario = {
     'the same commands as the baseline. What remains is per-node workflow work in each workflow task (template resolution, ' +
     'the node\'s settling reaction, the activity summary), well under a millisecond. Local nodes remove the round trip itself: the ' +
     'whole chain runs inside one workflow task on the worker, one marker per node, so its time is the worker\'s own CPU per node.\n\n' +
-    'On a fast machine (~6 ms per step) the executor\'s small extra per step shows: whole runs with 21 pairs gave 0.985, 1.032 ' +
-    'and 1.026 on one AMD EPYC machine and 1.078 on a faster one, where one run\'s pairs ranged 0.82–1.24; with 61 pairs, ' +
-    '1.054 (0.993–1.067) there, 1.038 (1.023–1.066) in a whole run on a third and 1.038 (0.969–1.075) in a whole run on a slower fourth, and 1.038 (0.995–1.065, the three executor scenarios run together) on a fifth (2026-11-27, 15 ms per step); with every side started eagerly, 1.029 (1.017–1.041) beside the fan-out and throughput scenarios 1.012 (0.995–1.035) in a whole bench run on a sixth (Intel Xeon, 8 ms per step) and 1.045 (1.006–1.089, a whole bench run; 0.99 of the workflow doing the same bookkeeping) on a slower AMD EPYC machine (14 ms per step); 1.027 (1.000–1.051, a whole bench run; 1.051 of the workflow doing the same bookkeeping) on a faster one later that day (5.5 ms per step); 1.017 (1.000–1.038, a whole bench run; 1.032 of the workflow doing the same bookkeeping) on a slower one after it (14.4 ms per step); 1.024 (0.998–1.053, a whole bench run; 1.021 of the workflow doing the same bookkeeping) on a faster one the next session (8.4 ms per step); 1.003 (0.975–1.025, the run above, a whole bench run; 1.015 of the workflow doing the same bookkeeping) on a slower Intel Xeon machine the session after (12.6 ms per step). Each node\'s activity summary (`op · node id`, the node\'s label in the Temporal UI) is much ' +
-    'of that extra: in paired runs of the chain (25 pairs each, server-side durations per 50 steps) the executor took 17 ms more ' +
+    'Whole `npm run bench` runs since every side starts eagerly (2026-11-27 on; 61 pairs each, on machines of 5.5–14.4 ms per ' +
+    'step of the baseline): 1.003–1.045, the executor 0.99–1.051 of the workflow doing the same bookkeeping; in the run above ' +
+    '1.003 (0.991–1.032) and 0.991, at 6.25 ms per step on an AMD EPYC machine. Before eager start, 0.985–1.078 with 21 pairs ' +
+    'and 1.038–1.054 with 61. The spread between runs is the noise of the pairs, whose ratios range ±15% within one run. ' +
+    'Each node\'s activity summary (`op · node id`, the node\'s label in the Temporal UI) is much ' +
+    'of the executor\'s extra: in paired runs of the chain (25 pairs each, server-side durations per 50 steps) the executor took 17 ms more ' +
     'than the bare workflow in three runs with summaries, −4 and 11 ms without them, and 11 ms more than the same hand-written ' +
     'workflow labelling its activities the same way. plangraph keeps the labels; the rest is the executor\'s own work per ' +
     'workflow task.',

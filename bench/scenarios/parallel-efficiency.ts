@@ -57,19 +57,15 @@ export const parallelEfficiency: Scenario = {
     '4.0 ms (medians): ~5 ms per run, under 2% of it, in fewer workflow tasks (11 against 13). The rest of any one figure is ' +
     'noise: a run lasts until the last of the 64 sleeps is dispatched and done, its starts spread over 50–250 ms on two shared ' +
     'cores, and runs of either kind vary by ±8%. So the distance from the sleep ideal is shared by both, and the notes give each ' +
-    'phase\'s median over every measured run\'s history. Whole `npm run bench` runs gave 0.879 and 0.88 on one machine and ' +
-    '1.041 and 0.928 on another (21 pairs each; the scenario alone 0.958 and 0.978); since then the scenario takes 41 pairs and ' +
-    'prints the interval of their median: 0.977 and 0.961 in whole runs on two machines (2026-11-26), 0.919 (0.861–1.002, ' +
-    '17 workflow tasks per run against 15) on a slower one and 0.906 (0.865–1.049, 13 workflow tasks each) on a slower one still ' +
-    '(2026-11-27), short of the 0.95 goal there. With every side started eagerly, on an Intel Xeon machine (2026-11-27): 0.936 ' +
-    '(0.888–0.994, 16 workflow tasks against 13) beside the chain and throughput scenarios, 0.967 (0.948–1.006, 14 against 13) ' +
-    'alone and 0.948 (0.907–0.979, 15 against 14) in a whole bench run; on a slower AMD EPYC machine the same day, 1.007 ' +
-    '(0.967–1.038, 16 against 17) in a whole bench run, and on a faster one 0.941 (0.917–0.99, 14 against 12) in a whole ' +
-    'bench run; on a slower one after it 0.931 (0.884–0.989, 13 against 12), in a whole bench run, on a faster one the next session 1.038 (0.997–1.055, 15 against 18), in a whole bench run, and on a slower Intel Xeon machine the session after (twice the CPU per run) 0.927 (0.882–0.987, 15 against 16, the run above), in a whole bench run. The hand-written ' +
-    'fan-out labelled as the executor labels nodes reached 1.0, 0.951, 1.055, 0.959, 0.972, 1.049 and 0.956 of the unlabelled ' +
-    'one in the last seven, and the executor 0.986, 1.0, 0.951, 0.994, 1.008, 0.954 and 0.966 of it: within the noise of the pairs. Single runs\' histories on the Intel Xeon machine (5 of each after a warm-up) put the executor\'s extra in the ' +
-    'workflow task that schedules the 64 sleeps (15–23 against 11–20 ms) and in the last one, which returns every node\'s status ' +
-    'and writes the outcome before it is reported (8–9 against 5–7 ms).',
+    'phase\'s median over every measured run\'s history.\n\n' +
+    'Whole `npm run bench` runs since every side starts eagerly (2026-11-27 on; 41 pairs each, seven machines): 0.927–1.038, ' +
+    'and 1.0 (0.966–1.032, 16 workflow tasks per run against 19) in the run above on an AMD EPYC machine; short of the 0.95 goal ' +
+    'in four of them (0.927–0.948). The hand-written fan-out labelled as the executor labels nodes reached ' +
+    '0.951–1.055 of the unlabelled one in the last eight whole runs (1.035 above), and the executor 0.951–1.008 of the labelled one (0.951 ' +
+    'above): within the noise of the pairs. Before eager start, whole runs gave 0.879–1.041. Single runs\' histories on an ' +
+    'Intel Xeon machine (5 of each after a warm-up) put the executor\'s extra in the workflow task that schedules the 64 sleeps ' +
+    '(15–23 against 11–20 ms) and in the last one, which returns every node\'s status and writes the outcome before it is ' +
+    'reported (8–9 against 5–7 ms).',
   async run(env, log) {
     const sleep = { op: 'sleep', params: { ms: SLEEP_MS }, policy: AS_ACTIVITIES };
     const ends = { op: 'noop', policy: AS_ACTIVITIES };

@@ -137,7 +137,7 @@ export const planSize: Scenario = {
     'The same replay applies to any run whose worker restarts or evicts it: where the notes show a replay longer than 10 s ' +
     '(a chain of 5,000 already), a run that completed did so only because its worker kept it cached throughout. ' +
     'The 2,000-pending-activity limit is never reached (the executor caps parallelism at 1,000). **Local nodes** cost one ' +
-    'marker event each, and a chain of them runs inside one workflow task (1.6 ms per node on a fast machine, 2.5 ms on a middling one, 5.7 ms in the run above on a slow one) until the executor ends ' +
+    'marker event each, and a chain of them runs inside one workflow task (1.6–5.7 ms per node on the machines measured, 2.6 ms in the run above) until the executor ends ' +
     'the task itself: every marker (~410 bytes) is sent in the task\'s completion, gRPC refuses a completion over 4 MB, and ' +
     'so the executor lets no further node start once a task holds ~1.5 MB and schedules a no-op activity to start the next ' +
     'one (docs/execution.md#workflow-task-size): a task boundary every ~3,300 local nodes, the workflow tasks in the notes. ' +

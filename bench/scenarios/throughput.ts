@@ -121,22 +121,36 @@ export const throughput: Scenario = {
     `\`${JSON.stringify(BURST_WORKER_OPTIONS)}\` (see bench/lib/worker-options.ts for why).`,
   analysis:
     'The burst is CPU-bound: two cores shared by the dev server, the bench process (worker and client) and Postgres. A run of ' +
-    'the bare hand-written workflow costs 38–50 ms of CPU on the machines of 2026-11-26, two thirds of it in the dev server, so ' +
-    'bare Temporal code itself reaches ~40–50 runs/s here and the 50 runs/s figure is at the edge of what two cores allow for either ' +
-    'side. The ratio is what the executor controls.\n\n' +
-    'The executor costs 2–4 ms more CPU per run than the bare workflow, plus ~0.4 ms of Postgres. About a fifth of that is the ' +
-    'run bookkeeping, the starter\'s insert and the sink\'s update that count the run exactly once ("baseline + bookkeeping" ' +
-    'reaches 0.97–0.99 of bare). Per-thread CPU of the bench process over 8 alternating pairs of bursts, executor against the ' +
-    'bookkept baseline, puts 1.7–2.2 ms per run there: the workflow thread +0.4–0.8 ms, V8\'s garbage-collection helper threads ' +
-    '+0.35–0.75 ms, the main thread (client and starter) +0.2–0.7 ms. A CPU profile of the workflow thread attributes ~0.4 ms per ' +
-    'run to the executor\'s own functions (plan index, scheduler, node settling), none above 0.05 ms. The rest is the run\'s ' +
-    'larger data carried through the SDK, gRPC, the garbage collector and the dev server: the plan as the start input (1.8 KB ' +
-    'against 0.25 KB), every node\'s status as the result (1.2 KB against 0.06 KB), each activity\'s summary and non-retryable ' +
-    'error types (~100 bytes), and the search attributes and memo inside the execution info the history service rewrites on ' +
-    'every state transition. Started without search attributes, memo and static summary, the executor reached ~3 points more ' +
-    'of the bare baseline (0.941 and 1.013 against 0.914 and 0.970, two A/B runs of 11 pairs). The SDK\'s own work is the same ' +
-    'on both sides and larger than all of this: ~14 ms of workflow-thread CPU per run in that profile, 8.6–9.6 ms of it in calls ' +
-    'into the workflow sandbox.\n\n' +
+    'the bare hand-written workflow costs 38–104 ms of CPU on the machines measured so far, about two thirds of it in the dev ' +
+    'server, so bare Temporal code itself reaches ~20–50 runs/s here and the 50 runs/s figure is at the edge of what two cores ' +
+    'allow for either side. The ratio is what the executor controls.\n\n' +
+    'The executor costs 2–4 ms more CPU per run than the bare workflow (in the run above 54.6 against 51 ms of the worker\'s and ' +
+    'the dev server\'s), plus ~0.35 ms of Postgres. The other sides split that extra three ways, each measured side by side in ' +
+    'the whole bench runs since every side starts eagerly (2026-11-27 on, seven machines; the run above in brackets):\n\n' +
+    '- **Bookkeeping**, the starter\'s insert and the sink\'s update that count the run exactly once: the bare workflow doing ' +
+    'the same reached 0.948–1.022 of bare (0.998).\n' +
+    '- **Node labels**, each activity\'s summary (`op · node id`): the bare workflow labelling its activities so reached ' +
+    '0.963–1.018 of itself unlabelled (0.989). The labelled and bare runs record the same events at the same pace, and a `perf` ' +
+    'profile of the dev server spreads the extra over SQLite, protobuf decoding and the garbage collector: a cost inside ' +
+    'Temporal, paid by any workflow that labels its activities. plangraph keeps the labels (without them the Temporal UI ' +
+    'shows a column of identical op names).\n' +
+    '- **The rest**, interpretation and the run\'s larger data: the executor reached 0.907–0.946 of the bookkept workflow ' +
+    '(0.941), with 1.9–3.1 ms more of the bench process\'s CPU per run and 0.6–4 ms more of the dev server\'s (2.0 and ' +
+    '0.6 ms).\n\n' +
+    'That rest is spread thin. Per-thread CPU of the bench process over 8 alternating pairs of bursts puts the workflow thread ' +
+    '+0.4–0.8 ms per run, V8\'s garbage-collection helper threads +0.35–0.75 ms and the main thread (client and starter) ' +
+    '+0.2–0.7 ms. CPU profiles of the workflow thread in a burst put ~0.4–0.6 ms per run in the executor\'s own ' +
+    'functions (plan index, scheduler, node settling; none above 0.05 ms), ~0.4–0.5 ms in the SDK\'s stack capture for each ' +
+    'workflow promise (25 against 23, created deeper in its scheduler, so more frames are source-mapped), ~0.2 ms in the larger ' +
+    'input and result (the plan, 1.8 against 0.25 KB; every node\'s status, 1.2 against 0.06 KB) and ~0.2 ms in garbage ' +
+    'collection; docs/execution.md#cost-per-node has the detail. Replaying each side\'s history 2,000 times costs the executor ' +
+    '1.3–4.3 ms more per replay of 18–22 ms, spread over the SDK\'s per-promise hooks, protobuf decoding and its own functions ' +
+    '(none above 0.07 ms). Each payload of an activation or a completion goes through the worker\'s codec visitor, codec or ' +
+    'not: the memo (3 payloads) and labels (5) add 8 per run, ~4 µs each. The starter\'s own checks cost 0.02 ms per run. In the ' +
+    'dev server the run\'s search attributes, memo and static summary ride in the execution info the history service rewrites ' +
+    'on every state transition; A/B runs of the executor without them gave 1.10, 1.00, 1.03 and 1.044 of itself with them, ' +
+    'inside the ±3 ms that repeated batches of one side spread by. A long workflow id made no difference (1.01 and 0.99), ' +
+    'nor did a bundle built with module concatenation or an ES2022 target.\n\n' +
     'What was cut, each measured here or in a profile of this burst: the workflow bundle imports no zod (its schemas cost ~12 ms ' +
     'per workflow sandbox); the outcome goes to the worker\'s sink instead of a local activity, so a 5-node run records 35 events ' +
     'like the hand-written one; runs carry `executor_version` and record no patch marker; a chain waits on one promise, so a run ' +
@@ -144,55 +158,13 @@ export const throughput: Scenario = {
     'are prepared once per connection and group-committed. The dev-server settings at the top of this page removed the server\'s ' +
     'own noise from the comparison; eager activities and one partition per queue made both sides 16–23% faster, so the executor\'s ' +
     'fixed extra weighs more beside them.\n\n' +
-    'Paired medians on 2026-11-26: 0.956 (0.934–0.972) and 0.934 (0.902–0.944) in whole bench runs and 0.916 (0.907–0.95) alone ' +
-    'on one AMD EPYC machine, 0.905 (0.892–0.929) alone and 0.923 (0.899–0.951) in a whole run on a faster one (40.8 against 38.4 and 45.1 against 40.5 ms of CPU per run); ' +
-    '0.934 (0.909–0.945) in a whole run on a third (45.4 against 43.5 ms). On 2026-11-27, on a slower AMD EPYC machine (67–73 ms ' +
-    'of CPU per bare run): 0.863 (0.833–0.979, 15 pairs) alone and 0.892 (0.854–0.976) in a whole run; on a slower one still ' +
-    '(92 ms), 0.904 (0.882–0.974) beside the chain and fan-out scenarios, where the bookkeeping alone cost 5% ' +
-    '(bookkept / bare 0.953) and the executor reached 0.958 of the bookkept workflow. The executor ' +
-    'reaches 0.86–0.956 of bare Temporal code, short of the 0.95 goal: its extra is a few ms per run.\n\n' +
-    'Since 2026-11-27 every side starts eagerly. On an Intel Xeon machine (57 ms of CPU per bare run) the executor reached 0.935 ' +
-    '(0.916–0.948) of the bare workflow started the same way beside the chain and fan-out scenarios and 0.918 (0.912–0.942) in a ' +
-    'whole bench run, 60.8 against 56.9 ms of CPU per run; bookkeeping reached 0.985 and 0.973 of bare, labels ' +
-    '0.978 and 1.007, and the executor 0.945 and 0.946 of the bookkept workflow. Eager start made the bare workflow 1.035 and ' +
-    '1.05 times as fast as itself started the usual way, and the executor reached 0.971 and 0.967 of that usual-way workflow: plangraph\'s runs gained what any ' +
-    'workflow started eagerly gains; the distance to bare code started the same way is unchanged. On a slower AMD EPYC machine ' +
-    'later that day (77 ms of CPU per bare run, 86 ms per executor run), with executor_version 5: 0.924 (0.878–0.992) in a ' +
-    'whole bench run; bookkeeping 0.986 of bare, labels 1.018, the executor 0.936 of the bookkept workflow and 0.968 of the bare ' +
-    'one started the usual way. On a faster one after it (41.5 ms per bare run, 45 ms per executor run): 0.899 (0.866–0.929) ' +
-    'in a whole bench run; bookkeeping 0.984, labels 0.998, the executor 0.907 of the bookkept workflow and 0.93 ' +
-    'of the bare one started the usual way. On a slower AMD EPYC machine the next session (87.8 ms per bare run, 94.7 ms per ' +
-    'executor run): 0.912 (0.864–0.953) in a whole bench run; bookkeeping 0.992, labels 0.988, the executor 0.93 ' +
-    'of the bookkept workflow and 0.972 of the bare one started the usual way; 2.4 ms more of the bench process\'s CPU per run ' +
-    'than the bookkept workflow and 3.4 ms more of the dev server\'s. On a faster one the session after (54.7 ms per bare run, ' +
-    '57.9 ms per executor run, executor_version 6): 0.945 (0.904–0.98) in a whole bench run; bookkeeping 1.022, ' +
-    'labels 0.998, the executor 0.932 of the bookkept workflow and 0.952 of the bare one started the usual way; 1.9 ms more of ' +
-    'the bench process\'s CPU per run than the bookkept workflow, and the same in the dev server. On a slower Intel Xeon machine the session ' +
-    'after (104 ms per bare run, 117 ms per executor run): 0.913 (0.881–0.938, the run above) in a whole bench run; bookkeeping ' +
-    '0.948, labels 0.963, the executor 0.937 of the bookkept workflow and 0.925 of the bare one started the usual way; 3.1 ms ' +
-    'more of the bench process\'s CPU per run than the bookkept workflow and 4 ms more of the dev server\'s.\n\n' +
-    'Every payload of an activation or a completion goes through the worker\'s codec visitor, codec or not (10–20 promises ' +
-    'each): the executor\'s memo (3 payloads) and node labels (5) add 8 per run, ~4 µs each measured alone, too little to ' +
-    'matter. Replaying each side\'s history 2,000 times (2026-11-27) costs the executor 1.3–4.3 ms more per replay of 18–22 ms, ' +
-    'spread over the SDK\'s per-promise hooks, protobuf decoding and its own functions, none above 0.07 ms.\n\n' +
-    'Where the executor\'s extra over the bookkept workflow goes, measured on the faster machine: 2.0 ms more of the bench ' +
-    'process\'s CPU per run and 2.5 ms more of the dev server\'s in its whole run. Three A/B runs of 6–12 rounds of 200-run bursts ' +
-    'put 0.7–2.2 ms more in the bench process every time, and 0–3.6 ms more in the dev server, inside the ±3 ms that repeated ' +
-    'batches of one side spread by; the executor started without its search attributes, memo and static summary reached 1.10 ' +
-    'and 1.00 of itself with them, and a long workflow id made no difference (1.01 and 0.99). Replaying one history of each ' +
-    '1,000 times (workflow code without a server) costs the executor 0.9–1.8 ms more per run, and CPU profiles of the workflow ' +
-    'thread in a burst split it into the executor\'s own functions (~0.4–0.6 ms, none above 0.05 ms), the SDK\'s stack capture ' +
-    'for its promises (~0.4–0.5 ms: 25 promises against 23, created deeper in its scheduler, so more frames are source-mapped), ' +
-    'the larger input and result (~0.2 ms) and garbage collection (~0.2 ms); docs/execution.md#cost-per-node has the detail. ' +
-    'A bundle built with module concatenation or an ES2022 target changed neither side measurably.\n\n' +
-    'In the runs before eager start the largest single part of it was the label of each node in the Temporal UI (since then 0.978 and 1.007 of bare, within the noise). The bare workflow with its 5 activities labelled ' +
-    'as the executor labels them reached 0.939 and 0.948 of itself unlabelled in two of them (4.7–6.2 ms more CPU per run, ' +
-    'half to three quarters of it in the dev server), and the executor 0.97 and 0.906 of the labelled workflow. The labelled and bare runs ' +
-    'record the same events at the same pace with the same eager dispatch, and a `perf` profile of the dev server spreads the ' +
-    'extra over SQLite, protobuf decoding and the garbage collector with no single function standing out: the cost is inside ' +
-    'Temporal, paid by any workflow that labels its activities. plangraph keeps the label (without it the UI shows a column of ' +
-    'identical op names).\n\n' +
-    'The rest of the gap is the run\'s visibility, its full result and its exactly-once bookkeeping, which plangraph keeps.\n\n' +
+    'In whole bench runs the executor reached 0.899–0.945 of the bare workflow since every side starts eagerly, and 0.921 ' +
+    '(0.9–0.937) in the run above on an AMD EPYC machine; 0.892–0.956 in the whole runs before that (2026-11-26 and 27, the ' +
+    'bare side started the usual way). Eager start made the bare workflow 1.025–1.05 times as fast as itself started the usual ' +
+    'way, and the executor reached 0.925–0.972 of that usual-way workflow (0.939 above): plangraph\'s runs gain what any ' +
+    'workflow started eagerly gains, and the distance to bare code started the same way is unchanged. The executor stays a few ' +
+    'points short of the 0.95 goal: a few ms of CPU per run for the run\'s visibility, its full result, its labels and its ' +
+    'exactly-once bookkeeping, which plangraph keeps.\n\n' +
     'Rates fall by about a fifth over a run, on both sides, as the dev server\'s in-memory database fills; a pair taken back to ' +
     'back sees the same state. A batch well under 1 run/s waited 5 minutes on an activity task a worker took and never ' +
     'completed (the start-to-close timeout); it happened on either side when the machine was overloaded. The worker options ' +
