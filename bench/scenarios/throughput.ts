@@ -141,7 +141,7 @@ export const throughput: Scenario = {
     '+0.4–0.8 ms per run, V8\'s garbage-collection helper threads +0.35–0.75 ms and the main thread (client and starter) ' +
     '+0.2–0.7 ms. CPU profiles of the workflow thread in a burst put ~0.4–0.6 ms per run in the executor\'s own ' +
     'functions (plan index, scheduler, node settling; none above 0.05 ms), ~0.4–0.5 ms in the SDK\'s stack capture for each ' +
-    'workflow promise (25 against 23, created deeper in its scheduler, so more frames are source-mapped), ~0.2 ms in the larger ' +
+    'workflow promise (about as many as the hand-written workflow creates, but created deeper in its scheduler, so more frames are source-mapped), ~0.2 ms in the larger ' +
     'input and result (the plan, 1.8 against 0.25 KB; every node\'s status, 1.2 against 0.06 KB) and ~0.2 ms in garbage ' +
     'collection; docs/execution.md#cost-per-node has the detail. Replaying each side\'s history 2,000 times costs the executor ' +
     '1.3–4.3 ms more per replay of 18–22 ms, spread over the SDK\'s per-promise hooks, protobuf decoding and its own functions ' +
