@@ -124,9 +124,10 @@ export const throughput: Scenario = {
     'the bare hand-written workflow costs 38–104 ms of CPU on the machines measured so far, about two thirds of it in the dev ' +
     'server, so bare Temporal code itself reaches ~20–50 runs/s here and the 50 runs/s figure is at the edge of what two cores ' +
     'allow for either side. The ratio is what the executor controls.\n\n' +
-    'The executor costs 2–4 ms more CPU per run than the bare workflow (in the run above 54.6 against 51 ms of the worker\'s and ' +
-    'the dev server\'s), plus ~0.35 ms of Postgres. The other sides split that extra three ways, each measured side by side in ' +
-    'the whole bench runs since every side starts eagerly (2026-11-27 on, seven machines; the run above in brackets):\n\n' +
+    'The executor costs 6–12% more CPU per run than the bare workflow in the whole bench runs since every side starts eagerly ' +
+    '(2026-11-27 on, seven machines: 3.2–13 ms; 54.6 against 51 ms of the worker\'s and the dev server\'s in the run above), ' +
+    'plus ~0.35 ms of Postgres. The other sides split that extra three ways, measured side by side in the same runs (the run ' +
+    'above in brackets):\n\n' +
     '- **Bookkeeping**, the starter\'s insert and the sink\'s update that count the run exactly once: the bare workflow doing ' +
     'the same reached 0.948–1.022 of bare (0.998).\n' +
     '- **Node labels**, each activity\'s summary (`op · node id`): the bare workflow labelling its activities so reached ' +
@@ -159,8 +160,8 @@ export const throughput: Scenario = {
     'own noise from the comparison; eager activities and one partition per queue made both sides 16–23% faster, so the executor\'s ' +
     'fixed extra weighs more beside them.\n\n' +
     'In whole bench runs the executor reached 0.899–0.945 of the bare workflow since every side starts eagerly, and 0.921 ' +
-    '(0.9–0.937) in the run above on an AMD EPYC machine; 0.892–0.956 in the whole runs before that (2026-11-26 and 27, the ' +
-    'bare side started the usual way). Eager start made the bare workflow 1.025–1.05 times as fast as itself started the usual ' +
+    '(0.9–0.937) in the run above on an AMD EPYC machine; 0.892–0.956 in the whole runs before that (2026-11-26 and ' +
+    '27). Eager start made the bare workflow 1.025–1.05 times as fast as itself started the usual ' +
     'way, and the executor reached 0.925–0.972 of that usual-way workflow (0.939 above): plangraph\'s runs gain what any ' +
     'workflow started eagerly gains, and the distance to bare code started the same way is unchanged. The executor stays a few ' +
     'points short of the 0.95 goal: a few ms of CPU per run for the run\'s visibility, its full result, its labels and its ' +
