@@ -3,48 +3,62 @@
  * stop: one SIGTERM (an orderly stop), or two signals in a row — an impatient Ctrl-C, or a signal
  * sent to the process and relayed to it once more by its launcher — which used to kill the
  * process before it stopped the server, leaving that running with its ports and database file.
+ * Under `npm start`, a terminal's one Ctrl-C reaches it once, so it always stops in order.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, inject } from 'vitest';
-import { processes } from '../../bench/lib/processes';
+import { processes, processInfo } from '../../bench/lib/processes';
 import { freePort } from '../../src/net';
 import { until } from './executor-helpers';
-import { spawnReady, type ChildHandle } from './fault-processes';
+import { ROOT, spawnProgramReady, spawnReady, type ChildHandle } from './fault-processes';
 import { TEST_OPS_MODULE, uid } from './harness';
 
 const dataDirs: string[] = [];
 const started: ChildHandle[] = [];
 const servers: number[] = [];
+/** Process groups of the `npm start` jobs: a failing case leaves its processes behind. */
+const groups: number[] = [];
 afterAll(async () => {
+  for (const group of groups) killGroup(group);
   await Promise.all(started.map((dev) => dev.kill('SIGKILL')));
   // A failing case leaves its dev server behind: that is what it checks.
   for (const pid of servers.filter(alive)) process.kill(pid, 'SIGKILL');
   for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 });
 
-/** `plangraph dev` on ports and a data directory of its own, once it says it is ready. */
-async function startDev(): Promise<ChildHandle> {
+/** Ports, a task queue and a data directory of its own for one `plangraph dev`. */
+async function devEnv(): Promise<Record<string, string>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'plangraph-dev-'));
   dataDirs.push(dataDir);
-  const dev = await spawnReady(
-    ['src/cli/main.ts', 'dev'],
-    {
-      DATABASE_URL: inject('databaseUrl'),
-      TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}`,
-      TEMPORAL_UI_PORT: String(await freePort()),
-      TEMPORAL_TASK_QUEUE: uid('tq'),
-      OPS_MODULES: TEST_OPS_MODULE,
-      API_HOST: '127.0.0.1',
-      API_PORT: String(await freePort()),
-      DATA_DIR: dataDir,
-    },
-    /ready; Ctrl-C stops everything/,
-    120_000,
-  );
+  return {
+    DATABASE_URL: inject('databaseUrl'),
+    TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}`,
+    TEMPORAL_UI_PORT: String(await freePort()),
+    TEMPORAL_TASK_QUEUE: uid('tq'),
+    OPS_MODULES: TEST_OPS_MODULE,
+    API_HOST: '127.0.0.1',
+    API_PORT: String(await freePort()),
+    DATA_DIR: dataDir,
+  };
+}
+
+const READY = /ready; Ctrl-C stops everything/;
+
+/** `plangraph dev`, once it says it is ready. */
+async function startDev(): Promise<ChildHandle> {
+  const dev = await spawnReady(['src/cli/main.ts', 'dev'], await devEnv(), READY, 120_000);
   started.push(dev);
   return dev;
+}
+
+function killGroup(group: number): void {
+  try {
+    process.kill(-group, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
 }
 
 function alive(pid: number): boolean {
@@ -56,9 +70,11 @@ function alive(pid: number): boolean {
   }
 }
 
-/** The Temporal CLI process `plangraph dev` started. */
+/** The Temporal CLI process `plangraph dev` started (`plangraph` itself is `dev`, or a descendant of it). */
 function devServerOf(dev: ChildHandle): number {
-  const server = processes().find((p) => p.parent === dev.child.pid && p.name === 'temporal')?.pid;
+  const all = processes();
+  const descends = (pid: number): boolean => pid === dev.child.pid || (pid > 1 && descends(all.find((p) => p.pid === pid)?.parent ?? 0));
+  const server = all.find((p) => p.name === 'temporal' && descends(p.parent))?.pid;
   expect(server, `no dev server under plangraph dev:\n${dev.output()}`).toBeDefined();
   servers.push(server!);
   return server!;
@@ -84,5 +100,21 @@ describe('plangraph dev stops the dev server it started', () => {
     expect(dev.output()).toContain('SIGINT again: exiting now');
     expect(dev.child.exitCode).toBe(130);
     await until(async () => alive(server), (running) => !running, 'the dev server to exit', 15_000);
+  }, 180_000);
+
+  it('under npm start, one Ctrl-C reaches it once and it stops in order', async () => {
+    const npm = await spawnProgramReady('npm', ['start'], { cwd: ROOT, env: await devEnv(), ready: READY, timeoutMs: 120_000, ownGroup: true });
+    started.push(npm);
+    groups.push(npm.child.pid!);
+    const server = devServerOf(npm);
+    // A launcher between npm's shell and plangraph dev (the tsx CLI) relays the terminal's signal
+    // to it a second time when it is slow to acknowledge the first, which cut the stop short.
+    const dev = processInfo(processInfo(server)!.parent)!;
+    expect(processInfo(dev.parent)?.parent, `plangraph dev is not the direct child of npm's shell:\n${JSON.stringify(processes().filter((p) => p.pid >= npm.child.pid!))}`).toBe(npm.child.pid);
+    // What a terminal's Ctrl-C does: SIGINT to every process of the foreground job.
+    process.kill(-npm.child.pid!, 'SIGINT');
+    await until(async () => alive(server) || alive(dev.pid), (running) => !running, 'plangraph dev and its dev server to exit', 60_000);
+    expect(npm.output()).toContain('[plangraph] stopped');
+    expect(npm.output()).not.toContain('again');
   }, 180_000);
 });

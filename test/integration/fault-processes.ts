@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { inject } from 'vitest';
 
-const ROOT = resolve(import.meta.dirname, '../..');
+export const ROOT = resolve(import.meta.dirname, '../..');
 
 export interface ChildHandle {
   child: ChildProcess;
@@ -25,10 +25,11 @@ export function spawnReady(args: string[], env: Record<string, string>, ready: R
 export function spawnProgramReady(
   program: string,
   args: string[],
-  options: { cwd: string; env: Record<string, string>; ready: RegExp; timeoutMs?: number },
+  options: { cwd: string; env: Record<string, string>; ready: RegExp; timeoutMs?: number; ownGroup?: boolean },
 ): Promise<ChildHandle> {
-  const { cwd, env, ready, timeoutMs = 60_000 } = options;
-  const child = spawn(program, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const { cwd, env, ready, timeoutMs = 60_000, ownGroup = false } = options;
+  // A process group of its own can be signalled as a terminal signals its foreground job.
+  const child = spawn(program, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: ownGroup });
   let output = '';
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const handle: ChildHandle = {
