@@ -1,9 +1,10 @@
 /**
  * `plangraph dev` takes the Temporal dev server it started down with it, however it is told to
- * stop: one SIGTERM (an orderly stop), or two signals in a row — an impatient Ctrl-C, or a signal
- * sent to the process and relayed to it once more by its launcher — which used to kill the
- * process before it stopped the server, leaving that running with its ports and database file.
- * Under `npm start`, a terminal's one Ctrl-C reaches it once, so it always stops in order.
+ * stop: one SIGTERM (an orderly stop), or another signal while it stops (an impatient Ctrl-C, a
+ * SIGTERM after a SIGINT), which used to kill the process before it stopped the server, leaving
+ * that running with its ports and database file.
+ * Under `npm start`, a terminal's one Ctrl-C (which npm relays as well) and a SIGTERM sent to npm
+ * alone both stop it in order.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -90,31 +91,45 @@ describe('plangraph dev stops the dev server it started', () => {
     await until(async () => alive(server), (running) => !running, 'the dev server to exit', 15_000);
   }, 180_000);
 
-  it('on two signals in a row: exits at once, and the dev server still goes', async () => {
+  it('on another signal while stopping: exits at once, and the dev server still goes', async () => {
     const dev = await startDev();
     const server = devServerOf(dev);
     dev.child.kill('SIGINT');
     // Two signals sent at once may arrive as one: the second comes while the first is being handled.
     await until(async () => dev.output(), (output) => output.includes('stopping (SIGINT)'), 'the orderly stop to begin');
-    await dev.kill('SIGINT');
-    expect(dev.output()).toContain('SIGINT again: exiting now');
-    expect(dev.child.exitCode).toBe(130);
+    await dev.kill('SIGTERM');
+    expect(dev.output()).toContain('SIGTERM while stopping: exiting now');
+    expect(dev.child.exitCode).toBe(143);
     await until(async () => alive(server), (running) => !running, 'the dev server to exit', 15_000);
   }, 180_000);
 
-  it('under npm start, one Ctrl-C reaches it once and it stops in order', async () => {
+  /** `npm start` in a process group of its own, plangraph dev's process and its dev server's. */
+  async function npmStart(): Promise<{ npm: ChildHandle; dev: number; server: number }> {
     const npm = await spawnProgramReady('npm', ['start'], { cwd: ROOT, env: await devEnv(), ready: READY, timeoutMs: 120_000, ownGroup: true });
     started.push(npm);
     groups.push(npm.child.pid!);
     const server = devServerOf(npm);
-    // A launcher between npm's shell and plangraph dev (the tsx CLI) relays the terminal's signal
-    // to it a second time when it is slow to acknowledge the first, which cut the stop short.
-    const dev = processInfo(processInfo(server)!.parent)!;
-    expect(processInfo(dev.parent)?.parent, `plangraph dev is not the direct child of npm's shell:\n${JSON.stringify(processes().filter((p) => p.pid >= npm.child.pid!))}`).toBe(npm.child.pid);
+    const dev = processInfo(server)!.parent;
+    // No shell or launcher in between: a shell would not pass on a SIGTERM sent to npm, and the tsx
+    // launcher relayed a terminal's Ctrl-C late enough to cut the stop short.
+    expect(processInfo(dev)?.parent, `plangraph dev is not npm's direct child:\n${JSON.stringify(processes().filter((p) => p.pid >= npm.child.pid!))}`).toBe(npm.child.pid);
+    return { npm, dev, server };
+  }
+
+  it('under npm start, one Ctrl-C (npm relays it too) stops everything in order', async () => {
+    const { npm, dev, server } = await npmStart();
     // What a terminal's Ctrl-C does: SIGINT to every process of the foreground job.
     process.kill(-npm.child.pid!, 'SIGINT');
-    await until(async () => alive(server) || alive(dev.pid), (running) => !running, 'plangraph dev and its dev server to exit', 60_000);
+    await until(async () => alive(server) || alive(dev), (running) => !running, 'plangraph dev and its dev server to exit', 60_000);
     expect(npm.output()).toContain('[plangraph] stopped');
-    expect(npm.output()).not.toContain('again');
+    expect(npm.output()).not.toContain('exiting now');
+  }, 180_000);
+
+  it('under npm start, a SIGTERM to npm alone stops everything in order', async () => {
+    const { npm, dev, server } = await npmStart();
+    await npm.kill('SIGTERM');
+    await until(async () => alive(server) || alive(dev), (running) => !running, 'plangraph dev and its dev server to exit', 60_000);
+    expect(npm.output()).toContain('stopping (SIGTERM)');
+    expect(npm.output()).toContain('[plangraph] stopped');
   }, 180_000);
 });

@@ -30,20 +30,28 @@ async function startApi(services: Services): Promise<FastifyInstance> {
 }
 
 /**
- * Resolves on the first SIGINT/SIGTERM, which stops everything in order. A second one (an impatient
- * Ctrl-C, or a signal sent to the process and relayed to it again by its launcher) exits at once:
- * without a handler Node would die on it before the dev server is stopped, leaving it running.
+ * A repeat of the first signal this soon is that signal relayed by a launcher, not a second
+ * request: npm forwards a terminal's Ctrl-C to the process it runs, which the terminal has
+ * signalled already.
+ */
+const RELAYED_SIGNAL_MS = 1_000;
+
+/**
+ * Resolves on the first SIGINT/SIGTERM, which stops everything in order. Another signal while
+ * that stop is under way (an impatient Ctrl-C, a SIGTERM after a SIGINT) exits at once: without a
+ * handler Node would die on it before the dev server is stopped, leaving it running.
  */
 function stopSignal(): Promise<string> {
   return new Promise((resolve) => {
-    let received = false;
+    let first: { signal: NodeJS.Signals; at: number } | undefined;
     const onSignal = (signal: NodeJS.Signals) => {
-      if (received) {
-        log(`${signal} again: exiting now`);
+      if (!first) {
+        first = { signal, at: Date.now() };
+        resolve(signal);
+      } else if (signal !== first.signal || Date.now() - first.at >= RELAYED_SIGNAL_MS) {
+        log(`${signal} while stopping: exiting now`);
         process.exit(128 + constants.signals[signal]);
       }
-      received = true;
-      resolve(signal);
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
