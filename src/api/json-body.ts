@@ -1,11 +1,12 @@
 /**
  * The JSON body parser. Fastify's own answers every malformed body with one fixed sentence,
- * refuses a `__proto__` key without saying where and an empty body outright; this one keeps the
- * JSON parser's message (what and at which position) and leaves key checks to the body check,
- * which names the field.
+ * refuses a `__proto__` key without saying where and an empty body outright, and stores bytes
+ * that are not UTF-8 as U+FFFD; this one refuses those bytes, keeps the JSON parser's message
+ * (what and at which position) and leaves key checks to the body check, which names the field.
  */
 import type { FastifyInstance } from 'fastify';
 import { DomainError } from '../domain/errors';
+import { utf8Problem } from '../domain/utf8-bytes';
 
 /**
  * The body as JSON, or a 400 naming what is wrong with the text. An empty body is no body, as
@@ -21,6 +22,13 @@ export function parseJsonBody(text: string): unknown {
   }
 }
 
+/** The body's bytes as text, or a 400 naming the first byte that is not UTF-8. */
+export function bodyText(bytes: Buffer): string {
+  const problem = utf8Problem(bytes);
+  if (problem) throw malformed(`${problem}; send JSON as UTF-8`);
+  return bytes.toString('utf8');
+}
+
 function malformed(message: string): DomainError {
   return new DomainError('bad_request', `invalid body: body ${message}`, { fields: [{ field: 'body', message }] });
 }
@@ -28,5 +36,7 @@ function malformed(message: string): DomainError {
 /** Puts parseJsonBody in place of Fastify's JSON parser. */
 export function registerJsonBody(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, async (_request: unknown, body: string | Buffer) => parseJsonBody(body.toString()));
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, async (_request: unknown, body: string | Buffer) =>
+    parseJsonBody(typeof body === 'string' ? body : bodyText(body)),
+  );
 }

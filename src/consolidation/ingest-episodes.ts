@@ -3,8 +3,9 @@
  * A bad line is reported with its number and reason and stores nothing; good lines are stored.
  */
 import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import type { NewEpisode } from '../domain/records';
+import { utf8Problem } from '../domain/utf8-bytes';
 import { parseEpisode, type EpisodeProblem, type EpisodeStore } from '../store/episodes';
 
 export const DEFAULT_INGEST_BATCH = 500;
@@ -51,6 +52,23 @@ export function checkLine(text: string, line: number): { episode: NewEpisode } |
   return { rejected: { line, reason, problems: parsed.problems } };
 }
 
+/** A line's bytes checked as UTF-8 first: decoding would store a Latin-1 "café" as "caf\ufffd". */
+function checkLineBytes(bytes: Buffer, line: number): ReturnType<typeof checkLine> {
+  const problem = utf8Problem(bytes);
+  if (problem) return { rejected: { line, reason: `line ${problem}`, problems: [] } };
+  return checkLine(bytes.toString('utf8'), line);
+}
+
+/**
+ * The input with each byte read as one character (latin1), so readline splits lines exactly as on
+ * text and each line's bytes come back whole; text chunks (a stream of strings) become UTF-8 bytes.
+ */
+function asByteChars(input: Readable): Readable {
+  const bytes = new PassThrough();
+  input.on('error', (error) => bytes.destroy(error));
+  return input.pipe(bytes).setEncoding('latin1');
+}
+
 /** Streams JSONL episodes from `input` into the store in batches; returns what happened. */
 export async function ingestEpisodes(
   input: Readable,
@@ -79,9 +97,9 @@ export async function ingestEpisodes(
     report();
   };
 
-  for await (const text of createInterface({ input, crlfDelay: Infinity })) {
+  for await (const byteChars of createInterface({ input: asByteChars(input), crlfDelay: Infinity })) {
     lines += 1;
-    const checked = checkLine(text, lines);
+    const checked = checkLineBytes(Buffer.from(byteChars, 'latin1'), lines);
     if (!checked) continue;
     if ('rejected' in checked) {
       rejectedLines.push(checked.rejected);

@@ -1,6 +1,6 @@
 /**
  * Text and numbers Postgres cannot hold as given — NUL characters, lone UTF-16 surrogates,
- * numbers beyond double range — on every write path: HTTP bodies (episodes, plans), JSONL
+ * numbers beyond double range, bytes that are not UTF-8 — on every write path: HTTP bodies (episodes, plans), JSONL
  * ingest files, the stores MCP uses, and what activities write (run errors, node outputs).
  */
 import { Readable } from 'node:stream';
@@ -34,8 +34,8 @@ function plan(intent: string) {
   return { sensitivity: 'public' as const, payload: { kind: 'plan_graph', plan_id: uid('p'), intent, nodes: [{ id: 'a', op: 'noop' }] } };
 }
 
-/** Posts raw JSON text, so the body can hold what JSON.stringify would never write (1e400). */
-function postRaw(url: string, text: string) {
+/** Posts raw JSON text or bytes, so the body can hold what JSON.stringify would never write (1e400, Latin-1). */
+function postRaw(url: string, text: string | Buffer) {
   return ctx.app.inject({ method: 'POST', url, payload: text, headers: { 'content-type': 'application/json' } });
 }
 
@@ -78,6 +78,22 @@ describe('HTTP writes refuse what Postgres cannot hold, with a 400 naming the fi
     expect(stored?.tags).toEqual([text]);
     expect(stored?.payload.kind === 'episodic' && stored.payload.tool_graph[0]!.result).toBe(text);
   });
+
+  it('bytes that are not UTF-8 are refused, never stored as U+FFFD; a U+FFFD the sender wrote is kept', async () => {
+    const [head, tail] = JSON.stringify(plan('INTENT')).split('INTENT') as [string, string];
+    const text = (intent: Buffer) => Buffer.concat([Buffer.from(head), intent, Buffer.from(tail)]);
+    const before = await ctx.count('memory_records');
+    // "café" as Latin-1, as a client that does not encode in UTF-8 would send it.
+    const latin1 = text(Buffer.from('caf\u00e9', 'latin1'));
+    const refused = await postRaw('/v1/plans', latin1);
+    expect(refused.statusCode, refused.body).toBe(400);
+    const offset = latin1.indexOf(0xe9);
+    expect(errorOf(refused).details.fields).toEqual([{ field: 'body', message: `is not valid UTF-8: byte ${offset} (0xe9) is not part of a UTF-8 character; send JSON as UTF-8` }]);
+    expect(await ctx.count('memory_records')).toBe(before);
+    const kept = await postRaw('/v1/plans', text(Buffer.from('caf\u00e9 \ufffd', 'utf8')));
+    expect(kept.statusCode, kept.body).toBe(201);
+    expect((await ctx.services.records.get(kept.json().record.id))?.payload).toMatchObject({ intent: 'caf\u00e9 \ufffd' });
+  });
 });
 
 describe('writes outside HTTP (ingest files, the stores MCP calls)', () => {
@@ -93,6 +109,24 @@ describe('writes outside HTTP (ingest files, the stores MCP calls)', () => {
       [4, 'payload.tool_graph[0].result'],
     ]);
     expect(report.rejected_lines.map((r) => r.reason).join(' ')).toMatch(/NUL.*surrogate.*double/);
+    expect(await ctx.count('memory_records')).toBe(before + 2);
+  });
+
+  it('an ingest file rejects a line that is not UTF-8, naming its bad byte, and keeps the UTF-8 ones exactly', async () => {
+    const [head, tail] = JSON.stringify(episode('RESULT')).split('RESULT') as [string, string];
+    const line = (result: Buffer) => Buffer.concat([Buffer.from(head), result, Buffer.from(tail)]);
+    const latin1 = line(Buffer.from('caf\u00e9', 'latin1'));
+    // Bytes in chunks that cut the UTF-8 é of line 3 in two, as a file stream may.
+    const file = Buffer.concat([line(Buffer.from('café 1')), Buffer.from('\r\n'), latin1, Buffer.from('\n'), line(Buffer.from('café 3'))]);
+    const cut = file.lastIndexOf(Buffer.from('é')) + 1;
+    const before = await ctx.count('memory_records');
+    const report = await ingestEpisodes(Readable.from([file.subarray(0, cut), file.subarray(cut)]), ctx.services.episodes);
+    expect(report.stored).toBe(2);
+    expect(report.rejected_lines).toEqual([
+      { line: 2, reason: `line is not valid UTF-8: byte ${latin1.indexOf(0xe9)} (0xe9) is not part of a UTF-8 character`, problems: [] },
+    ]);
+    const stored = await ctx.db.execute(sql`SELECT payload->'tool_graph'->0->>'result' AS result FROM memory_records ORDER BY created_at DESC, id LIMIT 2`);
+    expect(stored.rows.map((r) => r.result).sort()).toEqual(['café 1', 'café 3']);
     expect(await ctx.count('memory_records')).toBe(before + 2);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonBody } from '../../src/api/json-body';
+import { bodyText, parseJsonBody } from '../../src/api/json-body';
 import { DomainError } from '../../src/domain/errors';
 
 function refusal(text: string): DomainError {
@@ -29,5 +29,20 @@ describe('parseJsonBody', () => {
     expect(Object.keys(body)).toEqual(['__proto__']);
     expect(Object.getPrototypeOf(body)).toBe(Object.prototype);
     expect((body as { admin?: boolean }).admin).toBeUndefined();
+  });
+});
+
+describe('bodyText', () => {
+  it('decodes UTF-8 and refuses other bytes with a 400 naming the first, instead of storing U+FFFD', () => {
+    expect(bodyText(Buffer.from('{"a": "é"}'))).toBe('{"a": "é"}');
+    let error: unknown;
+    try {
+      bodyText(Buffer.concat([Buffer.from('{"a": "caf'), Buffer.from([0xe9]), Buffer.from('"}')]));
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).code).toBe('bad_request');
+    expect((error as DomainError).details).toEqual({ fields: [{ field: 'body', message: expect.stringMatching(/^is not valid UTF-8: byte 10 \(0xe9\).*send JSON as UTF-8$/) }] });
   });
 });
