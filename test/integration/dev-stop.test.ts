@@ -71,7 +71,7 @@ function alive(pid: number): boolean {
   }
 }
 
-/** The Temporal CLI process `plangraph dev` started (`plangraph` itself is `dev`, or a descendant of it). */
+/** The Temporal CLI process `plangraph dev` started, `dev` being that process or `npm start` above it. */
 function devServerOf(dev: ChildHandle): number {
   const all = processes();
   const descends = (pid: number): boolean => pid === dev.child.pid || (pid > 1 && descends(all.find((p) => p.pid === pid)?.parent ?? 0));
