@@ -36,7 +36,5 @@ function malformed(message: string): DomainError {
 /** Puts parseJsonBody in place of Fastify's JSON parser. */
 export function registerJsonBody(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, async (_request: unknown, body: string | Buffer) =>
-    parseJsonBody(typeof body === 'string' ? body : bodyText(body)),
-  );
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, async (_request: unknown, body: Buffer) => parseJsonBody(bodyText(body)));
 }
