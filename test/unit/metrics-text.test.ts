@@ -19,7 +19,10 @@ describe('prometheusText', () => {
   it('writes one sample per figure, labelled breakdowns included', () => {
     expect(lines).toContain('plangraph_plan_reuse_frequency 1.5');
     expect(lines).toContain('plangraph_runs_total{status="succeeded"} 4');
-    expect(lines).toContain('plangraph_runs_total{status="running"} 1');
+    // A counter must never fall: running runs (which do) are a gauge of their own.
+    expect(lines).toContain('plangraph_runs_running 1');
+    expect(lines.some((l) => l.startsWith('plangraph_runs_total{status="running"}'))).toBe(false);
+    expect(lines).toContain('# TYPE plangraph_runs_running gauge');
     expect(lines).toContain('plangraph_records{type="competence"} 1');
     expect(lines).toContain('plangraph_consolidation_plans_created_total 2');
     expect(lines).toContain('plangraph_consolidation_competences_total{action="reinforced"} 3');

@@ -24,14 +24,16 @@ export function prometheusText(stats: Stats): string {
     ...family('plangraph_plan_reuse_frequency', 'gauge', 'Mean execution_count over all active plan graphs', [[{}, stats.plan_reuse_frequency]]),
     ...family('plangraph_active_plans', 'gauge', 'Active plan graphs', [[{}, stats.active_plans]]),
     ...family('plangraph_records', 'gauge', 'Memory records by type', Object.entries(stats.records).map(([type, n]): Sample => [{ type }, n])),
+    // Finished runs only ever grow (rows are never deleted), so they are a counter; running ones rise and fall.
     ...family(
       'plangraph_runs_total',
       'counter',
-      'Plan runs by status',
+      'Plan runs finished, by status',
       Object.entries(stats.runs)
-        .filter(([status]) => status !== 'total')
+        .filter(([status]) => status !== 'total' && status !== 'running')
         .map(([status, n]): Sample => [{ status }, n]),
     ),
+    ...family('plangraph_runs_running', 'gauge', 'Plan runs started and not yet finished', [[{}, stats.runs.running]]),
     ...family('plangraph_consolidation_passes_total', 'counter', 'Consolidation passes finished', [[{}, consolidation.passes]]),
     ...family('plangraph_consolidation_episodes_scanned_total', 'counter', 'Episodes scanned by consolidation', [[{}, consolidation.scanned]]),
     ...family('plangraph_consolidation_episodes_eligible_total', 'counter', 'Episodes eligible to become plan graphs', [[{}, consolidation.eligible]]),
