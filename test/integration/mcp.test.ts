@@ -137,6 +137,13 @@ describe('plangraph over MCP (stdio)', () => {
     expect(await runRows(ctx.db, plan.id)).toEqual([]);
   });
 
+  it('refuses arguments that do not match a tool’s schema before it runs, naming the argument (the MCP library’s text, as documented)', async () => {
+    const result = (await mcp.callTool({ name: 'run_plan', arguments: { plan_id: 'not-a-uuid', inputs: {} } })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    const text = result.content.find((c) => c.type === 'text');
+    expect(text && 'text' in text ? text.text : '').toMatch(/^MCP error -32602: Input validation error: Invalid arguments for tool run_plan: .* at plan_id/);
+  });
+
   it('refuses an episode with a __proto__ key anywhere in its payload instead of storing it without', async () => {
     const tag = uid('mcp-proto');
     const payload = JSON.parse('{"kind":"episodic","outcome":"success","tool_graph":[{"id":"a","tool":"x","args":{"__proto__":{"admin":true}}}]}') as Record<string, unknown>;
