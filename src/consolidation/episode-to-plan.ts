@@ -19,21 +19,37 @@ type EpisodeShape = Pick<EpisodicPayload, 'timeline' | 'tool_graph' | 'outcome' 
 const TASK_EVENT = /user|goal|task|request|prompt|instruction/i;
 
 /**
- * Event kinds that say who spoke or acted, not what was done: the turns of a chat or tool-call
- * log (`user_message`, `assistant`, `tool_call`, `observation`). As a plan's name they would call
- * every plan of such an agent the same.
+ * Words of event kinds that say who spoke or acted, or that a task was given or ended, not which
+ * task: the turns of a chat or tool-call log (`user_message`, `tool_call`, `observation`) and
+ * the markers around a task (`user_request`, `task`, `new_task`, `task_completed`). As a plan's
+ * name they would call every plan of such an agent the same.
  */
-const ROLE_EVENT = /^(?:(?:user|human|assistant|ai|agent|system|model|tool|function)(?:[\s_.-]+|$))?(?:message|msg|turn|input|output|response|reply|call|result|event|observation|thought)?$/i;
+const GENERIC_EVENT_WORDS = new Set(
+  [
+    // roles
+    'user human assistant ai agent system model tool function',
+    // turns of a conversation or a tool loop
+    'message msg turn input output response reply call use result event observation thought thinking reasoning action step',
+    // a task given, begun or ended, without saying which
+    'request prompt query question instruction instructions goal task ask command intent new start started begin end done finish finished complete completed success failure failed error',
+  ].flatMap((words) => words.split(' ')),
+);
+
+/** Whether an event kind is only generic words (`user_request`, `Tool-Call`, `taskCompleted`), or none. */
+function isGenericEvent(kind: string): boolean {
+  const words = kind.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  return words.every((word) => GENERIC_EVENT_WORDS.has(word));
+}
 
 /**
- * The plan's name: the first `event_kind` of the timeline that names the task (not a role or
- * a chat turn), else the episode's tools in order (`fetch_page_summarize_text`), else "unknown".
- * Twins share their tools, so either way they share the name their structure key hashes.
+ * The plan's name: the first `event_kind` of the timeline that names the task (not a role, a
+ * chat turn or a task marker), else the episode's tools in order (`fetch_page_summarize_text`),
+ * else "unknown". Twins share their tools, so either way they share the name their structure key hashes.
  */
 export function inferIntent(episode: Pick<EpisodicPayload, 'timeline' | 'tool_graph'>): string {
   for (const event of episode.timeline) {
     const kind = event.event_kind.trim();
-    if (kind && !ROLE_EVENT.test(kind)) return kind;
+    if (!isGenericEvent(kind)) return kind;
   }
   const tools = [...new Set(episode.tool_graph.map((t) => t.tool.trim()).filter(Boolean))];
   return tools.length > 0 ? tools.join('_').slice(0, 200) : UNKNOWN_INTENT;
