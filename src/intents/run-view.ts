@@ -28,6 +28,9 @@ const STATE_BY_STATUS: Partial<Record<string, RunViewState>> = {
   TIMED_OUT: 'timed_out',
 };
 
+/** A run's state in plangraph's words (`succeeded`, not Temporal's `COMPLETED`) from its description. */
+export const runViewState = (description: WorkflowExecutionDescription): RunViewState => STATE_BY_STATUS[description.status.name] ?? 'unknown';
+
 /** The Temporal Web UI page of one workflow run. */
 export function runUiUrl(config: Config, workflowId: string, runId: string): string {
   return `${temporalUiUrl(config)}/namespaces/${encodeURIComponent(config.TEMPORAL_NAMESPACE)}/workflows/${encodeURIComponent(workflowId)}/${encodeURIComponent(runId)}`;
@@ -101,7 +104,7 @@ export function createRunViewer(deps: RunViewerDeps) {
     async view(workflowId: string, trust: TrustContext): Promise<RunView> {
       const { description, planId } = await describeVisible(workflowId, trust);
       const { runId } = description;
-      const state = STATE_BY_STATUS[description.status.name] ?? 'unknown';
+      const state = runViewState(description);
       const view: RunView = {
         workflow_id: workflowId,
         run_id: runId,
@@ -143,7 +146,7 @@ export function createRunViewer(deps: RunViewerDeps) {
     async cancel(workflowId: string, trust: TrustContext): Promise<CancelResponse> {
       const { description } = await describeVisible(workflowId, trust);
       if (description.status.name !== 'RUNNING') {
-        const state = STATE_BY_STATUS[description.status.name] ?? 'unknown';
+        const state = runViewState(description);
         throw new DomainError('conflict', `run ${workflowId} is already ${state}`, { workflow_id: workflowId, state });
       }
       await client.workflow.getHandle(workflowId, description.runId).cancel();

@@ -10,7 +10,7 @@ import { APPROVAL_DECISIONS, APPROVAL_REFUSALS, approvalUpdate, type ApprovalDec
 import { approvalDecisionSchema, approvalWaitSchema } from '../domain/approval-schemas';
 import { DomainError } from '../domain/errors';
 import { effectiveTrust, type Principal } from '../domain/principal';
-import type { RunViewer } from '../intents/run-view';
+import { runViewState, type RunViewer } from '../intents/run-view';
 
 export const approvalBodySchema = z
   .object({
@@ -41,12 +41,8 @@ export function createApprover(deps: { client: Client; viewer: Pick<RunViewer, '
   /** The running run the caller may run; 404 when it may not, 409 when it is closed. */
   async function runningRun(workflowId: string, principal: Principal) {
     const { description } = await deps.viewer.describe(workflowId, effectiveTrust(principal));
-    if (description.status.name !== 'RUNNING') {
-      throw new DomainError('conflict', `run ${workflowId} is ${description.status.name.toLowerCase()}: nothing waits for approval`, {
-        workflow_id: workflowId,
-        state: description.status.name.toLowerCase(),
-      });
-    }
+    const state = runViewState(description);
+    if (state !== 'running') throw new DomainError('conflict', `run ${workflowId} has ended (${state}): nothing waits for approval`, { workflow_id: workflowId, state });
     return deps.client.workflow.getHandle(workflowId, description.runId);
   }
 

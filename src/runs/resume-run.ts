@@ -11,7 +11,7 @@ import type { Config } from '../config';
 import { DomainError } from '../domain/errors';
 import { effectiveTrust, type Principal } from '../domain/principal';
 import { isPartitionedRun, type PartitionedRunInput, type PlanRunInput } from '../domain/run-state';
-import type { RunViewer } from '../intents/run-view';
+import { runViewState, type RunViewer } from '../intents/run-view';
 import type { RecordStore } from '../store/records';
 import { finalStatus } from './follow-run';
 import { splitForResume } from './resume-plan';
@@ -59,9 +59,9 @@ export function createResumer(deps: ResumerDeps) {
     async resume(workflowId: string, principal: Principal): Promise<ResumeResponse> {
       const trust = effectiveTrust(principal);
       const { description } = await deps.viewer.describe(workflowId, trust);
-      const state = description.status.name.toLowerCase();
+      const state = runViewState(description);
       if (state === 'running') throw refuse(workflowId, 'still_running', `run ${workflowId} is still running: cancel it or wait for it to end before resuming`, { state });
-      if (state === 'completed') throw refuse(workflowId, 'succeeded', `run ${workflowId} succeeded: there is nothing to resume`, { state: 'succeeded' });
+      if (state === 'succeeded') throw refuse(workflowId, 'succeeded', `run ${workflowId} succeeded: there is nothing to resume`, { state });
       const handle = deps.client.workflow.getHandle(workflowId, description.runId);
       const input = await startInput(deps.client, workflowId, description.runId);
       // Its earlier partitions' outputs were dropped once no later node read them: nothing to reuse them from.

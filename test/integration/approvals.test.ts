@@ -217,6 +217,7 @@ describe('requires_approval', () => {
     expect((await settled(id)).state).toBe('succeeded');
     const refused = await cli('runs', 'reject', id, '$run').catch((err: { code: number; stderr: string }) => err);
     expect(refused).toMatchObject({ code: expect.any(Number) });
-    expect((refused as { stderr: string }).stderr).toContain('nothing waits for approval');
+    // In plangraph's words, as the run view says it (not Temporal's "completed").
+    expect((refused as { stderr: string }).stderr).toContain(`run ${id} has ended (succeeded): nothing waits for approval`);
   });
 });
