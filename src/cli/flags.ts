@@ -3,6 +3,7 @@
  * (src/cli/main.ts prints a UsageError's message) instead of the issue list the library's zod
  * schema would throw once services are up.
  */
+import type { z } from 'zod';
 
 /** A mistake in how the command was called; printed as one line, no stack trace. */
 export class UsageError extends Error {
@@ -17,5 +18,14 @@ export function integerFlag(flag: string, min: number, max = Number.MAX_SAFE_INT
     const n = /^-?\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
     if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`${flag} must be ${expected}, got "${value}"`);
     return n;
+  };
+}
+
+/** A commander argument parser checking a flag's value with a zod schema (the API's, so both accept the same). */
+export function schemaFlag<T>(flag: string, schema: z.ZodType<T, string>): (value: string) => T {
+  return (value) => {
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) throw new UsageError(`${flag}: ${parsed.error.issues[0]?.message ?? 'invalid'}, got "${value}"`);
+    return parsed.data;
   };
 }

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPlangraphClient, PlangraphError } from '../../src/client';
 import type { IntentResponse, RunView } from '../../src/intents/schemas';
 import type { ResumeResponse } from '../../src/runs/resume-run';
+import type { RunList } from '../../src/store/run-list';
 import { createApiTestContext, errorOf, type ApiTestContext } from './api-harness';
 import { metricsOf, until } from './executor-helpers';
 import { startFileWorker, uid } from './harness';
@@ -244,5 +245,27 @@ describe('resume', () => {
     expect(shown.stdout).toMatch(new RegExp(`succeeded +a \\[logged\\] — reused from ${workflowId}`));
     const refused = await runCli(ctx, 'runs', 'resume', body.workflow_id).catch((err: { stderr: string }) => err);
     expect((refused as { stderr: string }).stderr).toContain('succeeded: there is nothing to resume');
+  });
+
+  it('from the CLI: runs cancel cancels a running run, runs list finds it by plan and state, runs resume reruns it', async () => {
+    const { plan, workflowId } = await start({ nodes: [{ id: 'wait', op: 'timed', params: { ms: 60_000 }, policy: { heartbeat_timeout: '5s' } }] });
+    await until(() => ctx.call('GET', `/v1/runs/${workflowId}`, undefined, key).then((r) => (r.json() as RunView).status?.nodes[0]?.state), (s) => s === 'running', 'wait running');
+    const running = await runCli(ctx, 'runs', 'list', '--plan-id', plan.id);
+    expect(running.stdout).toMatch(new RegExp(`running +${workflowId}  resume plan`));
+    expect(JSON.parse((await runCli(ctx, 'runs', 'cancel', workflowId, '--json')).stdout)).toMatchObject({ workflow_id: workflowId, cancel_requested: true });
+    expect((await settled(workflowId)).state).toBe('cancelled');
+    const listed = await until(
+      () => runCli(ctx, 'runs', 'list', '--plan-id', plan.id, '--state', 'cancelled', '--json').then((r) => JSON.parse(r.stdout) as RunList),
+      (list) => list.items.length === 1,
+      'the cancelled run recorded',
+    );
+    expect(listed.items[0]).toMatchObject({ workflow_id: workflowId, state: 'cancelled', error: { type: 'cancelled' } });
+    const again = await runCli(ctx, 'runs', 'cancel', workflowId).catch((err: { code: number; stderr: string }) => err);
+    expect(again).toMatchObject({ code: 1, stderr: expect.stringContaining(`run ${workflowId} is already cancelled`) });
+    const badFlag = await runCli(ctx, 'runs', 'list', '--since', 'yesterday').catch((err: { code: number; stderr: string }) => err);
+    expect(badFlag).toMatchObject({ code: 1, stderr: expect.stringContaining('--since: Invalid ISO datetime, got "yesterday"') });
+    const resumed = JSON.parse((await runCli(ctx, 'runs', 'resume', workflowId, '--json')).stdout) as ResumeResponse;
+    expect(resumed).toMatchObject({ resumed_from: workflowId, rerun: ['wait'] });
+    await ctx.call('POST', `/v1/runs/${resumed.workflow_id}/cancel`, {}, key);
   });
 });

@@ -1,7 +1,8 @@
 /** The CLI's run views: a partitioned run says how many nodes it has and where to see them all. */
 import { describe, expect, it } from 'vitest';
-import { formatRunNodes, formatRunView } from '../../src/cli/commands/runs';
+import { formatRunList, formatRunNodes, formatRunView } from '../../src/cli/commands/runs';
 import type { RunView } from '../../src/intents/schemas';
+import type { RunList } from '../../src/store/run-list';
 
 const view = (partitioned?: NonNullable<RunView['result']>['partitioned']): RunView => ({
   workflow_id: 'plan-w1',
@@ -40,5 +41,25 @@ describe('formatRunNodes', () => {
 
   it('an empty page says so', () => {
     expect(formatRunNodes({ workflow_id: 'w', node_count: 2, matching: 0, offset: 0, nodes: [] })).toBe('run w: nodes 0–0 of 0 (of 2 in all)');
+  });
+});
+
+describe('formatRunList', () => {
+  const run = (workflow_id: string, started_at: string, more: Partial<RunList['items'][number]> = {}): RunList['items'][number] => ({
+    workflow_id, run_id: 'r', plan_id: 'p', plan_revision: 1, intent: 'greet', state: 'succeeded', started_at, finished_at: null, latency_ms: 20, error: null, ...more,
+  });
+
+  it('shows one line per run with its error, and the flag for older runs when the page is full', () => {
+    const list = { items: [run('w2', '2026-11-28T10:00:01.000Z'), run('w1', '2026-11-28T10:00:00.000Z', { state: 'failed', latency_ms: null, error: { type: 'run_failed', message: 'nodes failed: a\nmore' } })] };
+    expect(formatRunList(list, 2).split('\n')).toEqual([
+      '2026-11-28T10:00:01.000Z  succeeded      20 ms  w2  greet',
+      '2026-11-28T10:00:00.000Z  failed                w1  greet  run_failed: nodes failed: a',
+      '… older runs: --before 2026-11-28T10:00:00.000Z',
+    ]);
+    expect(formatRunList(list, 3)).not.toContain('older runs');
+  });
+
+  it('an empty page says so', () => {
+    expect(formatRunList({ items: [] }, 50)).toBe('no runs');
   });
 });

@@ -1,11 +1,12 @@
 /**
- * `plangraph runs approve|reject RUN NODE [--comment …]` and `plangraph runs resume RUN`: the
- * same library calls as POST /v1/runs/:id/approvals/:node and POST /v1/runs/:id/resume, acting
- * as the local operator (the decision records the operator's login name).
+ * `plangraph runs cancel RUN`, `plangraph runs approve|reject RUN NODE [--comment …]` and
+ * `plangraph runs resume RUN`: the same library calls as POST /v1/runs/:id/cancel,
+ * POST /v1/runs/:id/approvals/:node and POST /v1/runs/:id/resume, acting as the local operator
+ * (a decision records the operator's login name).
  */
 import { userInfo } from 'node:os';
 import type { Command } from 'commander';
-import { LOCAL_OPERATOR, type Principal } from '../../domain/principal';
+import { effectiveTrust, LOCAL_OPERATOR, type Principal } from '../../domain/principal';
 import { createIntentComponents } from '../../intents/wiring';
 import { createApprover } from '../../runs/approve-run';
 import { createResumer } from '../../runs/resume-run';
@@ -35,8 +36,20 @@ async function withServices<T>(work: (services: Services) => Promise<T>): Promis
   }
 }
 
-/** Registers waiting, approve, reject and resume under `plangraph runs`. */
+/** Registers cancel, waiting, approve, reject and resume under `plangraph runs`. */
 export function registerRunActionCommands(runs: Command): void {
+  runs
+    .command('cancel')
+    .description('Cancel a running run: running activities are asked to cancel, every unfinished node becomes cancelled, the run ends cancelled')
+    .argument('<workflow_id>', 'the run’s workflow id')
+    .option('--json', 'print the JSON of POST /v1/runs/:workflow_id/cancel')
+    .action(async (workflowId: string, options: { json?: boolean }) =>
+      withServices(async (services) => {
+        const result = await createIntentComponents(services).viewer.cancel(workflowId, effectiveTrust(operator()));
+        console.log(options.json ? JSON.stringify(result, null, 2) : `cancellation requested for ${workflowId} (${result.run_id}); plangraph runs show ${workflowId} follows it`);
+      }),
+    );
+
   runs
     .command('waiting')
     .description('Running runs that wait for a person, with each wait’s prompt (the newest --limit running runs are inspected)')

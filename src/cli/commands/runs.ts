@@ -1,16 +1,20 @@
 /**
- * `plangraph runs show ID`: a run's state, per-node status, what it waits for and its result, as
- * in `GET /v1/runs/:id`; `plangraph runs nodes ID`: every node's state, as in
- * `GET /v1/runs/:id/nodes` (approve, reject and resume: run-actions.ts).
+ * `plangraph runs list`: the runs recorded in Postgres, as `GET /v1/runs`; `plangraph runs show
+ * ID`: a run's state, per-node status, what it waits for and its result, as in
+ * `GET /v1/runs/:id`; `plangraph runs nodes ID`: every node's state, as in
+ * `GET /v1/runs/:id/nodes` (cancel, approve, reject and resume: run-actions.ts).
  */
 import { Option, type Command } from 'commander';
+import { z } from 'zod';
 import { createIntentComponents } from '../../intents/wiring';
 import { createRunNodeReader, type RunNodeList, type RunNodeListQuery } from '../../intents/run-node';
 import { NODE_STATES } from '../../domain/run-state';
 import type { RunView } from '../../intents/schemas';
 import { effectiveTrust, LOCAL_OPERATOR } from '../../domain/principal';
 import { createServices } from '../../services';
-import { integerFlag } from '../flags';
+import { timestamptzSchema } from '../../domain/timestamps';
+import { createRunLister, RUN_ROW_STATES, type ListRunsQuery, type RunList } from '../../store/run-list';
+import { integerFlag, schemaFlag } from '../flags';
 import { configFromEnv } from '../runtime';
 import { registerRunActionCommands } from './run-actions';
 
@@ -69,8 +73,39 @@ export function formatRunNodes(list: RunNodeList): string {
   return lines.join('\n');
 }
 
+/** A page of runs as readable lines, newest first, with the flag for the next page. */
+export function formatRunList(list: RunList, limit: number): string {
+  if (list.items.length === 0) return 'no runs';
+  const lines = list.items.map((run) => {
+    const took = run.latency_ms !== null ? `${run.latency_ms} ms` : '';
+    const error = run.error ? `  ${run.error.type}: ${run.error.message.split('\n')[0]}` : '';
+    return `${run.started_at}  ${run.state.padEnd(9)} ${took.padStart(10)}  ${run.workflow_id}  ${run.intent}${error}`;
+  });
+  if (list.items.length === limit) lines.push(`… older runs: --before ${list.items.at(-1)!.started_at}`);
+  return lines.join('\n');
+}
+
 export function registerRunsCommands(program: Command): void {
-  const runs = program.command('runs').description('Inspect plan runs, decide their approvals, resume failed ones');
+  const runs = program.command('runs').description('List and inspect plan runs, cancel them, decide their approvals, resume failed ones');
+  runs
+    .command('list')
+    .description('The runs recorded in Postgres, newest first (GET /v1/runs)')
+    .option('--plan-id <id>', 'only runs of this plan record', schemaFlag('--plan-id', z.uuid()))
+    .addOption(new Option('--state <state>', 'only runs in this state').choices(RUN_ROW_STATES))
+    .option('--since <instant>', 'runs started at or after this ISO-8601 instant', schemaFlag('--since', timestamptzSchema))
+    .option('--before <instant>', 'runs started before this ISO-8601 instant (the next page: the last run’s start)', schemaFlag('--before', timestamptzSchema))
+    .option('--limit <n>', 'runs to show (at most 200)', integerFlag('--limit', 1, 200), 50)
+    .option('--json', 'print the JSON of GET /v1/runs')
+    .action(async (options: { planId?: string; state?: ListRunsQuery['state']; since?: string; before?: string; limit: number; json?: boolean }) => {
+      const services = await createServices(configFromEnv());
+      try {
+        const query = { plan_id: options.planId, state: options.state, since: options.since, before: options.before, limit: options.limit };
+        const list = await createRunLister(services.db).list(query, effectiveTrust(LOCAL_OPERATOR));
+        console.log(options.json ? JSON.stringify(list, null, 2) : formatRunList(list, options.limit));
+      } finally {
+        await services.close();
+      }
+    });
   registerRunActionCommands(runs);
   runs
     .command('show')
