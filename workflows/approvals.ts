@@ -102,8 +102,9 @@ export class ApprovalDesk {
     });
     try {
       const has = () => this.decided.has(id);
-      const inTime = timeoutMs === undefined ? (await condition(has), true) : await condition(has, timeoutMs);
       const what = id === RUN_GATE_ID ? 'the run' : `approval node "${id}"`;
+      // The summary names in the Temporal UI the wait this timer bounds; replay does not compare summaries, so no patch.
+      const inTime = timeoutMs === undefined ? (await condition(has), true) : await condition(has, timeoutMs, { summary: `approval timeout · ${id}` });
       if (!inTime) throw refuse(APPROVAL_ERROR_TYPES.timeout, `${what} was not approved within ${timeoutMs} ms`);
       const decision = this.decided.get(id)!;
       if (!decision.approved) {

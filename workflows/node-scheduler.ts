@@ -228,7 +228,7 @@ export class NodeScheduler {
       if (timeout === undefined) await allDone;
       else {
         const timer = new CancellationScope();
-        const timedOut = timer.run(() => sleep(timeout)).then(() => true, () => false);
+        const timedOut = timer.run(() => sleep(timeout, { summary: `run timeout · ${timeoutText}` })).then(() => true, () => false);
         const finishedInTime = await Promise.race([allDone.then(() => true), timedOut.then((t) => !t)]);
         timer.cancel();
         if (!finishedInTime) {

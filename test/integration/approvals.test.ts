@@ -12,7 +12,7 @@ import type { RunStatus } from '../../src/domain/run-state';
 import { createApiTestContext, errorOf, type ApiTestContext } from './api-harness';
 import { startFileWorker, uid } from './harness';
 import { storePlan, type PlanSpec } from './plans';
-import { until } from './executor-helpers';
+import { summariesOf, until } from './executor-helpers';
 
 let ctx: ApiTestContext;
 let stopWorker: () => Promise<void>;
@@ -124,6 +124,9 @@ describe('approval nodes', () => {
     const final = await settled(id);
     expect(final.state).toBe('failed');
     expect(final.result!.nodes.find((n) => n.id === 'ok')).toMatchObject({ state: 'failed', error: { type: 'approval_timeout' } });
+    // The Temporal UI names the wait the timer bounds.
+    const timers = await summariesOf(ctx.services.temporal.client.workflow.getHandle(id), (e) => Boolean(e.timerStartedEventAttributes));
+    expect(timers).toEqual(['approval timeout · ok']);
   });
 
   it('refuses a caller who may not run the plan with the 404 of a run it cannot see', async () => {

@@ -23,6 +23,14 @@ export function patchesOf(history: Awaited<ReturnType<WorkflowHandle['fetchHisto
   });
 }
 
+type HistoryEvent = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory']>>['events']>[number];
+
+/** The summaries (the Temporal UI's labels) of a run's history events that `pick` keeps, in order; '' for none. */
+export async function summariesOf(handle: WorkflowHandle, pick: (event: HistoryEvent) => boolean): Promise<string[]> {
+  const events = (await handle.fetchHistory()).events ?? [];
+  return events.filter(pick).map((e) => (e.userMetadata?.summary ? defaultPayloadConverter.fromPayload<string>(e.userMetadata.summary) : ''));
+}
+
 /** Waits for a run to end and returns its final status, whether it succeeded or not. */
 export async function settle(handle: WorkflowHandle): Promise<{ status: RunStatus; error?: unknown }> {
   try {

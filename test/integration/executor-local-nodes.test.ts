@@ -7,7 +7,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/domain/errors';
 import { startPlanRun } from '../../src/runs/start-run';
-import { byId, failureType, metricsOf, runRows, settle } from './executor-helpers';
+import { byId, failureType, metricsOf, runRows, settle, summariesOf } from './executor-helpers';
 import { uid, useWorkerContext } from './harness';
 import { storePlan, type PlanSpec } from './plans';
 
@@ -28,11 +28,7 @@ async function executedIn(handle: WorkflowHandle) {
     const a = e.activityTaskScheduledEventAttributes;
     return a ? [[a.activityId, a.activityType?.name]] : [];
   });
-  const summaries = await Promise.all(
-    events
-      .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')
-      .map(async (e) => (e.userMetadata?.summary ? String(await ctx.client.options.loadedDataConverter.payloadConverter.fromPayload(e.userMetadata.summary)) : '')),
-  );
+  const summaries = await summariesOf(handle, (e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity');
   return { activities, summaries };
 }
 

@@ -4,12 +4,11 @@
  * 10,000 items run as chunked child workflows.
  */
 import type { WorkflowHandle } from '@temporalio/client';
-import { defaultPayloadConverter } from '@temporalio/common';
 import { Worker } from '@temporalio/worker';
 import { describe, expect, inject, it } from 'vitest';
 import { statusQuery } from '../../src/domain/run-state';
 import { startPlanRun } from '../../src/runs/start-run';
-import { byId, failureType, metricsOf, settle, until } from './executor-helpers';
+import { byId, failureType, metricsOf, settle, summariesOf, until } from './executor-helpers';
 import { uid, useWorkerContext } from './harness';
 import { storePlan, type PlanSpec } from './plans';
 
@@ -156,11 +155,8 @@ describe('map nodes', () => {
     expect(byId(status).first).toMatchObject({ state: 'succeeded', items: { total: 3, succeeded: 3 } });
     expect(byId(status).then!.state).toBe('cancelled');
     // Each item's marker carries its summary (`timed · first[0]`); the run's own beginRun marker none.
-    const summaries = ((await handle.fetchHistory()).events ?? []).flatMap((e) => {
-      const summary = e.markerRecordedEventAttributes ? e.userMetadata?.summary : undefined;
-      return summary ? [defaultPayloadConverter.fromPayload<string>(summary)] : [];
-    });
-    expect(summaries).toEqual(['timed · first[0]', 'timed · first[1]', 'timed · first[2]']);
+    const summaries = await summariesOf(handle, (e) => Boolean(e.markerRecordedEventAttributes));
+    expect(summaries.filter(Boolean)).toEqual(['timed · first[0]', 'timed · first[1]', 'timed · first[2]']);
   }, 60_000);
 
   it('maps side by side share one budget of 1,000 activity items in flight, inside Temporal\'s 2,000 pending activities', async () => {

@@ -8,7 +8,7 @@ import { planSnapshot } from '../../src/domain/plan-snapshot';
 import type { PlanGraphPayload } from '../../src/domain/records';
 import { EXECUTOR_VERSION, statusQuery } from '../../src/domain/run-state';
 import { PLAN_ID_ATTRIBUTE, PLAN_INTENT_ATTRIBUTE, startPlanRun } from '../../src/runs/start-run';
-import { byId, failureType, intervals, maxOverlap, metricsOf, runRows, settle, statesOf, until } from './executor-helpers';
+import { byId, failureType, intervals, maxOverlap, metricsOf, runRows, settle, statesOf, summariesOf, until } from './executor-helpers';
 import { uid, useWorkerContext } from './harness';
 import { chain, storePlan } from './plans';
 
@@ -255,7 +255,7 @@ describe('failure policies and retries', () => {
   });
 
   it('fails the whole run when it exceeds constraints.timeout, cancelling what runs', async () => {
-    const { status, error, record } = await runPlan({
+    const { status, error, record, handle } = await runPlan({
       constraints: { timeout: '1s' },
       nodes: [{ id: 'forever', op: 'sleep', params: { ms: 60_000 } }, { id: 'next', op: 'noop' }],
       edges: [ctl('forever', 'next')],
@@ -265,6 +265,7 @@ describe('failure policies and retries', () => {
     expect(statesOf(status)).toEqual({ forever: 'cancelled', next: 'cancelled' });
     expect(status.latency_ms).toBeLessThan(10_000);
     expect((await metricsOf(ctx.db, record.id)).counters).toMatchObject({ failures: 1, successes: 0 });
+    expect(await summariesOf(handle, (e) => Boolean(e.timerStartedEventAttributes))).toEqual(['run timeout · 1s']);
   });
 });
 
