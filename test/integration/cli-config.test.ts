@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
+import { Client, Connection } from '@temporalio/client';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
@@ -39,6 +42,8 @@ describe('bad flag values give one line naming the flag, before anything starts'
     [['retrieve', 'x', '--limit', '0'], '--limit must be an integer from 1 to 100, got "0"'],
     [['plans', 'list', '--limit', '1.5'], '--limit must be an integer from 1 to 200, got "1.5"'],
     [['runs', 'waiting', '--limit', ''], '--limit must be an integer from 1 to 200, got ""'],
+    [['runs', 'list', '--since', 'yesterday'], '--since: Invalid ISO datetime, got "yesterday"'],
+    [['runs', 'list', '--plan-id', 'x'], '--plan-id: Invalid UUID, got "x"'],
     // zod would drop the key on the way to the run (which would start with inputs {}).
     [['run', '--task', 'echo', '--input', '__proto__=x'], '--input __proto__=x: inputs.__proto__ is a key named "__proto__", which is refused (it could replace an object\'s prototype)'],
   ])('plangraph %s', (args, message) => {
@@ -47,6 +52,33 @@ describe('bad flag values give one line naming the flag, before anything starts'
     expect(status).toBe(1);
     expect(lines).toEqual([`plangraph: ${message}`]);
     expect(stderr.trim()).toBe(`plangraph: ${message}`);
+  });
+});
+
+describe('a second plangraph dev', () => {
+  it('on a taken API port exits 1 naming API_HOST and API_PORT, before its worker polls (it would drop what it took)', async () => {
+    const taken = createServer();
+    await new Promise<void>((done) => taken.listen(0, '127.0.0.1', done));
+    const taskQueue = `second-dev-${randomUUID()}`;
+    try {
+      const port = String((taken.address() as AddressInfo).port);
+      const env = { DATABASE_URL: inject('databaseUrl'), TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_TASK_QUEUE: taskQueue, API_PORT: port };
+      const { status, lines } = plangraph(['dev'], env);
+      expect(status).toBe(1);
+      expect(lines).toEqual([`plangraph: the API cannot listen on 127.0.0.1:${port} (API_HOST, API_PORT): the address is in use, by another plangraph dev or api perhaps`]);
+      const connection = await Connection.connect({ address: inject('temporalAddress') });
+      try {
+        const client = new Client({ connection });
+        for (const taskQueueType of [1, 2]) {
+          const { pollers } = await client.workflowService.describeTaskQueue({ namespace: 'default', taskQueue: { name: taskQueue }, taskQueueType });
+          expect(pollers ?? []).toEqual([]);
+        }
+      } finally {
+        await connection.close();
+      }
+    } finally {
+      taken.close();
+    }
   });
 });
 

@@ -11,6 +11,7 @@ import { createServices, type Services } from '../../services';
 import { connectWorker, createWorker, workerRuntimeOptions } from '../../temporal/worker';
 import { startBackgroundJobs } from '../../background';
 import { installTracing, tracesUrl } from '../../telemetry/tracing';
+import { DomainError } from '../../domain/errors';
 import { configFromEnv, ensureTemporal, migrateOrFail, requireTemporal } from '../runtime';
 
 const log = (line: string) => console.log(`[plangraph] ${line}`);
@@ -24,7 +25,12 @@ async function startWorker(services: Services, connection: NativeConnection): Pr
 
 async function startApi(services: Services): Promise<FastifyInstance> {
   const api = await buildApi(services, { logger: false });
-  await api.listen({ host: services.config.API_HOST, port: services.config.API_PORT });
+  const { API_HOST: host, API_PORT: port } = services.config;
+  await api.listen({ host, port }).catch(async (err: NodeJS.ErrnoException) => {
+    await api.close();
+    if (err.code !== 'EADDRINUSE') throw err;
+    throw new DomainError('unavailable', `the API cannot listen on ${host}:${port} (API_HOST, API_PORT): the address is in use, by another plangraph dev or api perhaps`);
+  });
   log(`API: http://${services.config.API_HOST}:${services.config.API_PORT} (health: /healthz, OpenAPI: /docs, console: /ui)`);
   return api;
 }
@@ -82,8 +88,9 @@ async function runUntilSignal(config: Config, parts: { worker: boolean; api: boo
   // Shared with the API's run starter, so runs it starts go straight to this worker (eager start).
   const workerConnection = parts.worker ? await connectWorker(config) : undefined;
   const services = await createServices(config, { workerConnection });
-  const worker = workerConnection ? await startWorker(services, workerConnection) : undefined;
+  // The API's port first: a second `plangraph dev` stops there, before its worker takes a task it would drop on exit.
   const api = parts.api ? await startApi(services) : undefined;
+  const worker = workerConnection ? await startWorker(services, workerConnection) : undefined;
   const stopJobs = parts.devServer ? await startBackgroundJobs(services, log) : async () => undefined;
   if (parts.devServer) log(`Temporal UI: ${temporalUiUrl(config)}`);
   log('ready; Ctrl-C stops everything');
