@@ -3,10 +3,11 @@
  * page, the cursor kept here so a crashed worker's page is simply retried), then the competence
  * step, then the pass record. Run on a cron schedule, by a Schedule, or once on demand.
  */
-import { continueAsNew, log, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, log, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { createConsolidationActivities } from '../activities/consolidation-activities';
 import type { createReconcileActivities } from '../activities/reconcile-activities';
 import type { ConsolidationResult, EpisodeCursor, PlanCounts } from '../src/consolidation/result';
+import { consolidationProgressQuery, type ConsolidationProgress } from '../src/domain/consolidation-progress';
 
 type ConsolidationActivities = ReturnType<typeof createConsolidationActivities>;
 
@@ -54,6 +55,12 @@ export async function consolidationWorkflow(input: ConsolidationInput): Promise<
   const pageSize = input.page_size;
   let counted = input.counted ?? NOTHING;
   let after = input.after ?? null;
+  let step: ConsolidationProgress['step'] = 'episodes';
+  // A query records no event: histories recorded before it replay unchanged.
+  setHandler(consolidationProgressQuery, () => {
+    const { scanned, eligible, created, linked, revised } = counted;
+    return { step, scanned, eligible, created, linked, revised: revised ?? 0 };
+  });
   do {
     const page = await consolidatePlanPage({ after, page_size: pageSize });
     counted = add(counted, page);
@@ -66,6 +73,7 @@ export async function consolidationWorkflow(input: ConsolidationInput): Promise<
 
   // Only passes asked for it run this, so histories of other passes replay unchanged.
   if (input.regeneralize) {
+    step = 'regeneralize';
     let from: string | null = null;
     do {
       const page: { revised: number; next: string | null } = await regeneralizePlanPage({ after: from, page_size: pageSize });
@@ -74,7 +82,9 @@ export async function consolidationWorkflow(input: ConsolidationInput): Promise<
     } while (from);
   }
 
+  step = 'competences';
   const competences = await consolidateCompetences();
+  step = 'recording';
   // Added after histories were recorded: patched() keeps those replaying without this step.
   if (patched('reconcile-open-runs')) log.info('reconciled open runs', { ...(await reconcileOpenRuns()) });
   const result: ConsolidationResult = { ...counted, ...competences };

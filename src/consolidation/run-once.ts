@@ -1,9 +1,12 @@
 /**
- * One consolidation pass on demand: a one-off workflow with its own id, awaited.
+ * One consolidation pass on demand: a one-off workflow with its own id, awaited, its progress
+ * asked for while it runs when the caller wants to show it.
  */
 import { randomUUID } from 'node:crypto';
-import type { Client } from '@temporalio/client';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Config } from '../config';
+import { consolidationProgressQuery, type ConsolidationProgress } from '../domain/consolidation-progress';
 import { DomainError } from '../domain/errors';
 import type { consolidationWorkflow } from '../../workflows/consolidation';
 import { CONSOLIDATION_ID } from './scheduling';
@@ -42,20 +45,38 @@ async function assertWorkerPolling(client: Client, taskQueue: string): Promise<v
   }
 }
 
+/** The pass's result, asking its workflow for progress every `everyMs` until then. */
+async function resultWithProgress(handle: WorkflowHandle<typeof consolidationWorkflow>, onProgress: (progress: ConsolidationProgress) => void, everyMs: number): Promise<ConsolidationResult> {
+  const result = handle.result();
+  const ended = result.then(() => true, () => true);
+  // The tick does not hold the process open once the pass has ended.
+  while (!(await Promise.race([ended, delay(everyMs, false, { ref: false })]))) {
+    // A query can miss while the pass continues as new or its worker restarts: the next tick asks again.
+    const progress = await handle.query(consolidationProgressQuery).catch(() => undefined);
+    if (progress) onProgress(progress);
+  }
+  return result;
+}
+
+export interface PassOptions {
+  pageSize?: number;
+  regeneralize?: boolean;
+  /** Hears what the pass has done so far, every `progressEveryMs` (default 1 s) while it runs. */
+  onProgress?: (progress: ConsolidationProgress) => void;
+  progressEveryMs?: number;
+}
+
 /** Runs one consolidation pass now and returns its counts. */
-export async function runConsolidationOnce(
-  client: Client,
-  config: Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'CONSOLIDATION_PAGE_SIZE'>,
-  options: { pageSize?: number; regeneralize?: boolean } = {},
-): Promise<PassReport> {
+export async function runConsolidationOnce(client: Client, config: Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'CONSOLIDATION_PAGE_SIZE'>, options: PassOptions = {}): Promise<PassReport> {
   await assertWorkerPolling(client, config.TEMPORAL_TASK_QUEUE);
   const workflowId = `${CONSOLIDATION_ID}-once-${randomUUID()}`;
   const args: Parameters<typeof consolidationWorkflow> = [{ page_size: options.pageSize ?? config.CONSOLIDATION_PAGE_SIZE, ...(options.regeneralize ? { regeneralize: true } : {}) }];
-  const result = await client.workflow.execute<typeof consolidationWorkflow>('consolidationWorkflow', {
+  const handle = await client.workflow.start<typeof consolidationWorkflow>('consolidationWorkflow', {
     workflowId,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     args,
     staticSummary: options.regeneralize ? 'consolidation pass on demand, regeneralizing stored plans' : 'consolidation pass on demand',
   });
+  const result = options.onProgress ? await resultWithProgress(handle, options.onProgress, options.progressEveryMs ?? 1_000) : await handle.result();
   return { workflow_id: workflowId, ...result };
 }

@@ -6,6 +6,7 @@ import { createPlanConsolidator } from '../../src/consolidation/plan-consolidato
 import { runConsolidationOnce } from '../../src/consolidation/run-once';
 import { createDb } from '../../src/db/client';
 import type { NewEpisode, PlanGraphPayload } from '../../src/domain/records';
+import { consolidationProgressQuery, type ConsolidationProgress } from '../../src/domain/consolidation-progress';
 import { createEmbedder, hashEmbedder } from '../../src/embeddings/embedder';
 import { createEpisodeStore } from '../../src/store/episodes';
 import { createRecordStore, embeddingText } from '../../src/store/records';
@@ -132,6 +133,19 @@ describe('plan graph consolidation', () => {
     expect(plans).toHaveLength(1);
     expect(planOf(plans[0]!).metrics).toMatchObject({ execution_count: 3, failure_rate: 1 / 3, avg_latency_ms: 1500 });
     expect(plans[0]!.relations.map((r) => r.target_id).sort()).toEqual([first, second, third].sort());
+  });
+
+  it('reports a pass\'s progress while it runs (the progress query), counts that only grow and end at the result', async () => {
+    const prefix = uid('progress');
+    await store(Array.from({ length: 40 }, (_, i) => episode(`${prefix}-${i}`, chain3(prefix))));
+    const seen: ConsolidationProgress[] = [];
+    const result = await ctx.withWorker(() => runConsolidationOnce(ctx.client, ctx.config, { pageSize: 2, onProgress: (p) => seen.push(p), progressEveryMs: 20 }));
+    expect(seen.some((p) => p.step === 'episodes' && p.scanned > 0)).toBe(true);
+    for (const [before, after] of seen.slice(1).map((p, i) => [seen[i]!, p] as const)) expect(after.scanned).toBeGreaterThanOrEqual(before.scanned);
+    expect(seen.at(-1)!.scanned).toBeLessThanOrEqual(result.scanned);
+    // A finished pass still answers, with its final counts.
+    const final = await ctx.withWorker(() => ctx.client.workflow.getHandle(result.workflow_id).query(consolidationProgressQuery));
+    expect(final).toMatchObject({ step: 'recording', scanned: result.scanned, created: result.created, linked: result.linked });
   });
 
   it('creates exactly one plan per episode when two passes run at once', async () => {

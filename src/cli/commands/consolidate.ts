@@ -6,10 +6,23 @@ import type { Command } from 'commander';
 import type { Client } from '@temporalio/client';
 import { connectTemporal } from '../../temporal/connection';
 import type { ConsolidationResult } from '../../consolidation/result';
+import type { ConsolidationProgress } from '../../domain/consolidation-progress';
 import { runConsolidationOnce } from '../../consolidation/run-once';
 import { describeConsolidationSchedule, ensureConsolidationSchedule } from '../../consolidation/scheduling';
 import type { Config } from '../../config';
 import { configFromEnv, requireTemporal } from '../runtime';
+
+const STEPS: Record<ConsolidationProgress['step'], string> = {
+  episodes: 'reading episodes',
+  regeneralize: 're-learning stored plans',
+  competences: 'consolidating competences',
+  recording: 'recording the pass',
+};
+
+/** One progress line of a running pass. */
+export function formatPassProgress(p: ConsolidationProgress): string {
+  return `consolidate: ${STEPS[p.step]}; ${p.scanned} episodes scanned, ${p.eligible} eligible, ${p.created} plans created, ${p.linked} linked, ${p.revised} revised`;
+}
 
 /** A pass's counts on one line. */
 export function formatPass(result: ConsolidationResult): string {
@@ -53,7 +66,16 @@ export function registerConsolidateCommand(program: Command): void {
           print(ensured, ensured.message);
         }
         if (options.now || options.regeneralize) {
-          const report = await runConsolidationOnce(client, config, { regeneralize: options.regeneralize });
+          // On stderr, when it changes: a terminal gets one line rewritten in place, a log a line each.
+          const live = process.stderr.isTTY;
+          let last = '';
+          const onProgress = (progress: ConsolidationProgress) => {
+            const line = formatPassProgress(progress);
+            if (line !== last) process.stderr.write(live ? `\r\x1b[K${line}` : `${line}\n`);
+            last = line;
+          };
+          const report = await runConsolidationOnce(client, config, { regeneralize: options.regeneralize, onProgress });
+          if (live && last) process.stderr.write('\n');
           print(report, `${report.workflow_id}: ${formatPass(report)}`);
         }
         if (!options.now && !options.regeneralize && !options.schedule) {
