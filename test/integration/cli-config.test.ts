@@ -35,7 +35,7 @@ describe('bad configuration gives one line naming the setting and a non-zero exi
   });
 });
 
-describe('bad flag values give one line naming the flag, before anything starts', () => {
+describe('bad flag values and files give one line naming them, before anything starts', () => {
   it.each([
     [['runs', 'nodes', 'some-run', '--limit', 'abc'], '--limit must be an integer from 1 to 1000, got "abc"'],
     [['runs', 'nodes', 'some-run', '--offset', '-1'], '--offset must be an integer of at least 0, got "-1"'],
@@ -44,6 +44,8 @@ describe('bad flag values give one line naming the flag, before anything starts'
     [['runs', 'waiting', '--limit', ''], '--limit must be an integer from 1 to 200, got ""'],
     [['runs', 'list', '--since', 'yesterday'], '--since: Invalid ISO datetime, got "yesterday"'],
     [['runs', 'list', '--plan-id', 'x'], '--plan-id: Invalid UUID, got "x"'],
+    [['episodes', 'ingest', '/no-such-dir/episodes.jsonl'], "cannot read /no-such-dir/episodes.jsonl: ENOENT: no such file or directory, open '/no-such-dir/episodes.jsonl'"],
+    [['episodes', 'ingest', tmpdir()], `cannot read ${tmpdir()}: it is a directory, not a JSON Lines file`],
     // zod would drop the key on the way to the run (which would start with inputs {}).
     [['run', '--task', 'echo', '--input', '__proto__=x'], '--input __proto__=x: inputs.__proto__ is a key named "__proto__", which is refused (it could replace an object\'s prototype)'],
   ])('plangraph %s', (args, message) => {

@@ -2,13 +2,13 @@
  * `plangraph episodes ingest FILE.jsonl`: bulk episode ingestion with a progress line on stderr
  * and every rejected line reported with its number and reason.
  */
-import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { ingestEpisodes, DEFAULT_INGEST_BATCH, type IngestProgress, type RejectedLine } from '../../consolidation/ingest-episodes';
 import { createDb } from '../../db/client';
 import { createEmbedder } from '../../embeddings/embedder';
 import { createEpisodeStore } from '../../store/episodes';
-import { integerFlag } from '../flags';
+import { integerFlag, UsageError } from '../flags';
 import { configFromEnv, migrateOrFail } from '../runtime';
 
 /** One progress line: lines read, stored, rejected, and the storing rate. */
@@ -20,6 +20,18 @@ export function formatRejected(r: RejectedLine): string {
   return `line ${r.line}: ${r.reason}`;
 }
 
+/** The file's stream, or a one-line error naming it before anything else starts. */
+async function openFile(file: string) {
+  const handle = await open(file).catch((err: Error) => {
+    throw new UsageError(`cannot read ${file}: ${err.message}`);
+  });
+  if ((await handle.stat()).isDirectory()) {
+    await handle.close();
+    throw new UsageError(`cannot read ${file}: it is a directory, not a JSON Lines file`);
+  }
+  return handle.createReadStream();
+}
+
 export function registerEpisodeCommands(program: Command): void {
   const episodes = program.command('episodes').description('Store episodes (immutable records of what an agent did)');
   episodes
@@ -29,13 +41,14 @@ export function registerEpisodeCommands(program: Command): void {
     .option('--batch-size <n>', 'episodes per INSERT', integerFlag('--batch-size', 1), DEFAULT_INGEST_BATCH)
     .action(async (file: string, options: { batchSize: number }) => {
       const config = configFromEnv();
+      const input = file === '-' ? process.stdin : await openFile(file);
       await migrateOrFail(config);
       const db = createDb(config.DATABASE_URL);
       const store = createEpisodeStore(db, createEmbedder(config));
       // A terminal gets one line rewritten in place; a log gets a line per batch.
       const live = process.stderr.isTTY;
       try {
-        const report = await ingestEpisodes(file === '-' ? process.stdin : createReadStream(file), store, {
+        const report = await ingestEpisodes(input, store, {
           batchSize: options.batchSize,
           onProgress: (p) => process.stderr.write(live ? `\r${formatProgress(p)}` : `${formatProgress(p)}\n`),
           onRejected: (r) => process.stderr.write(`${live ? '\r\x1b[K' : ''}${formatRejected(r)}\n`),
