@@ -11,6 +11,7 @@ import type { CompetenceCounts, PlanPageInput, PlanPageResult } from '../src/con
 import { createRegeneralizer, type RegeneralizePageInput, type RegeneralizePageResult } from '../src/consolidation/regeneralize';
 import type { Db } from '../src/db/client';
 import type { Embedder } from '../src/embeddings/embedder';
+import { createStatisticsRefresher } from '../src/store/planner-statistics';
 
 /** Heartbeat details of a page: its phase, and its result once committed. */
 export interface PageHeartbeat {
@@ -25,6 +26,7 @@ export function createConsolidationActivities(deps: { db: Db; embedder?: Embedde
   const competences = createCompetenceConsolidator(deps);
   const passes = createPassStore(deps.db);
   const regeneralizer = createRegeneralizer(deps);
+  const statistics = createStatisticsRefresher(deps.db);
   return {
     /** Consolidates the page after `input.after`; returns its counts and the next cursor. */
     async consolidatePlanPage(input: PlanPageInput): Promise<PlanPageResult> {
@@ -47,6 +49,12 @@ export function createConsolidationActivities(deps: { db: Db; embedder?: Embedde
     async consolidateCompetences(): Promise<CompetenceCounts> {
       Context.current().heartbeat({ phase: 'started' });
       return competences.consolidate();
+    },
+
+    /** Analyzes the tables a pass writes when they changed enough since their last analysis (src/store/planner-statistics.ts). */
+    async refreshPlannerStatistics(): Promise<{ analyzed: string[] }> {
+      const context = Context.current();
+      return { analyzed: await statistics.refreshStale(() => context.heartbeat()) };
     },
 
     /** Records the finished pass (idempotent on the run id). */

@@ -12,7 +12,7 @@ import { consolidationProgressQuery, type ConsolidationProgress } from '../src/d
 type ConsolidationActivities = ReturnType<typeof createConsolidationActivities>;
 
 // Postgres being down for a while must delay a pass, not fail it: retry without a cap.
-const { consolidatePlanPage, regeneralizePlanPage, consolidateCompetences, recordConsolidationPass } = proxyActivities<ConsolidationActivities>({
+const { consolidatePlanPage, regeneralizePlanPage, consolidateCompetences, refreshPlannerStatistics, recordConsolidationPass } = proxyActivities<ConsolidationActivities>({
   startToCloseTimeout: '10m',
   heartbeatTimeout: '1m',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
@@ -61,6 +61,13 @@ export async function consolidationWorkflow(input: ConsolidationInput): Promise<
     const { scanned, eligible, created, linked, revised } = counted;
     return { step, scanned, eligible, created, linked, revised: revised ?? 0 };
   });
+  // Bulk writes leave the planner's statistics stale (an ingest before the pass, the pass itself):
+  // refreshed before the first page and after the plans and competences, each time only when stale. Added after
+  // histories were recorded, hence the patch.
+  const refreshStatistics = async () => {
+    if (patched('refresh-planner-statistics')) log.info('planner statistics', { ...(await refreshPlannerStatistics()) });
+  };
+  if (!input.after) await refreshStatistics();
   do {
     const page = await consolidatePlanPage({ after, page_size: pageSize });
     counted = add(counted, page);
@@ -85,6 +92,7 @@ export async function consolidationWorkflow(input: ConsolidationInput): Promise<
   step = 'competences';
   const competences = await consolidateCompetences();
   step = 'recording';
+  await refreshStatistics();
   // Added after histories were recorded: patched() keeps those replaying without this step.
   if (patched('reconcile-open-runs')) log.info('reconciled open runs', { ...(await reconcileOpenRuns()) });
   const result: ConsolidationResult = { ...counted, ...competences };

@@ -135,7 +135,7 @@ describe('plan graph consolidation', () => {
     expect(plans[0]!.relations.map((r) => r.target_id).sort()).toEqual([first, second, third].sort());
   });
 
-  it('reports a pass\'s progress while it runs (the progress query), counts that only grow and end at the result', async () => {
+  it('reports a pass\'s progress while it runs (the progress query), counts that only grow and end at the result; refreshes planner statistics', async () => {
     const prefix = uid('progress');
     await store(Array.from({ length: 40 }, (_, i) => episode(`${prefix}-${i}`, chain3(prefix))));
     const seen: ConsolidationProgress[] = [];
@@ -146,6 +146,11 @@ describe('plan graph consolidation', () => {
     // A finished pass still answers, with its final counts.
     const final = await ctx.withWorker(() => ctx.client.workflow.getHandle(result.workflow_id).query(consolidationProgressQuery));
     expect(final).toMatchObject({ step: 'recording', scanned: result.scanned, created: result.created, linked: result.linked });
+    // The planner's statistics are checked (and refreshed when stale) before the first page and after the plans and competences.
+    const { events } = await ctx.client.workflow.getHandle(result.workflow_id).fetchHistory();
+    const activities = events!.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType!.name] : []));
+    expect(activities.filter((name) => name === 'refreshPlannerStatistics')).toHaveLength(2);
+    expect(activities.at(0)).toBe('refreshPlannerStatistics');
   });
 
   it('creates exactly one plan per episode when two passes run at once', async () => {

@@ -75,13 +75,16 @@ const BEFORE_LOCAL_RESERVE = [
   'approval-rejected', 'approvals', 'cancellation', 'chain', 'fail-fast', 'fan-out', 'guards-skips', 'local-nodes', 'map', 'map-chunks', 'opened-by-starter', 'resumed', 'retries', 'sub-plan', 'partitioned', 'partitioned-first',
 ].map((s) => `${s}-before-local-reserve`);
 
+/** Consolidation passes recorded before `reconcile-open-runs` and `refresh-planner-statistics` (workflows/consolidation.ts). */
+const BEFORE_CONSOLIDATION_PATCHES = ['consolidation-before-reconcile', 'consolidation-before-statistics'];
+
 beforeAll(() => installQuietReplayRuntime());
 
 const files = historyFiles();
 
 describe('committed histories replay against the current workflow code', () => {
   it('has a history for every representative scenario', () => {
-    expect(files.map((f) => f.replace(/\.json$/, ''))).toEqual(expect.arrayContaining([...SCENARIOS, ...BEFORE_LOCAL_NODES, ...BEFORE_SHARED_SCOPE, ...BEFORE_RUN_GATE, ...BEFORE_COMBINED_PATCH, ...BEFORE_EXECUTOR_VERSION, ...BEFORE_OUTCOME_SINK, ...BEFORE_LEAN_WAIT, ...BEFORE_CANCEL_SAFE, ...BEFORE_TASK_BUDGET, ...BEFORE_LOCAL_RESERVE]));
+    expect(files.map((f) => f.replace(/\.json$/, ''))).toEqual(expect.arrayContaining([...SCENARIOS, ...BEFORE_LOCAL_NODES, ...BEFORE_SHARED_SCOPE, ...BEFORE_RUN_GATE, ...BEFORE_COMBINED_PATCH, ...BEFORE_EXECUTOR_VERSION, ...BEFORE_OUTCOME_SINK, ...BEFORE_LEAN_WAIT, ...BEFORE_CANCEL_SAFE, ...BEFORE_TASK_BUDGET, ...BEFORE_LOCAL_RESERVE, ...BEFORE_CONSOLIDATION_PATCHES]));
   });
 
   it('replays every history without nondeterminism', async () => {
