@@ -9,10 +9,21 @@ import { DomainError } from '../domain/errors';
 import { findTemporalCli } from '../temporal/cli-binary';
 import { startDevServer, type DevServer } from '../temporal/dev-server';
 import { connectTemporal } from '../temporal/connection';
+import { createServices, type Services } from '../services';
 
 /** Parses the environment; a bad value exits with one line naming the variable. */
 export function configFromEnv(): Config {
   return loadConfig();
+}
+
+/** Runs `work` with the services of the environment's configuration, closed afterwards. */
+export async function withServices<T>(work: (services: Services) => Promise<T>): Promise<T> {
+  const services = await createServices(configFromEnv());
+  try {
+    return await work(services);
+  } finally {
+    await services.close();
+  }
 }
 
 /** Creates the database if missing and applies migrations, or fails naming DATABASE_URL. */

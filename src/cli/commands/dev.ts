@@ -31,7 +31,7 @@ async function startApi(services: Services): Promise<FastifyInstance> {
     if (err.code !== 'EADDRINUSE') throw err;
     throw new DomainError('unavailable', `the API cannot listen on ${host}:${port} (API_HOST, API_PORT): the address is in use, by another plangraph dev or api perhaps`);
   });
-  log(`API: http://${services.config.API_HOST}:${services.config.API_PORT} (health: /healthz, OpenAPI: /docs, console: /ui)`);
+  log(`API: http://${host}:${port} (health: /healthz, OpenAPI: /docs, console: /ui)`);
   return api;
 }
 

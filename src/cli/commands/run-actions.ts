@@ -12,9 +12,8 @@ import { createApprover } from '../../runs/approve-run';
 import { createResumer } from '../../runs/resume-run';
 import { createPendingApprovals } from '../../runs/pending-approvals';
 import { createRunLister } from '../../store/run-list';
-import { createServices, type Services } from '../../services';
 import { integerFlag } from '../flags';
-import { configFromEnv } from '../runtime';
+import { withServices } from '../runtime';
 
 /** The terminal's operator, named after its login so an approval says who gave it. */
 function operator(): Principal {
@@ -25,15 +24,6 @@ function operator(): Principal {
     // No passwd entry (some containers): the decision still names the local operator.
   }
   return { ...LOCAL_OPERATOR, name: `${LOCAL_OPERATOR.name}:${login}` };
-}
-
-async function withServices<T>(work: (services: Services) => Promise<T>): Promise<T> {
-  const services = await createServices(configFromEnv());
-  try {
-    return await work(services);
-  } finally {
-    await services.close();
-  }
 }
 
 /** Registers cancel, waiting, approve, reject and resume under `plangraph runs`. */

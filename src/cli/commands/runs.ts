@@ -11,11 +11,10 @@ import { createRunNodeReader, type RunNodeList, type RunNodeListQuery } from '..
 import { NODE_STATES } from '../../domain/run-state';
 import type { RunView } from '../../intents/schemas';
 import { effectiveTrust, LOCAL_OPERATOR } from '../../domain/principal';
-import { createServices } from '../../services';
 import { timestamptzSchema } from '../../domain/timestamps';
 import { createRunLister, RUN_ROW_STATES, type ListRunsQuery, type RunList } from '../../store/run-list';
 import { integerFlag, schemaFlag } from '../flags';
-import { configFromEnv } from '../runtime';
+import { withServices } from '../runtime';
 import { registerRunActionCommands } from './run-actions';
 
 /** A node state change as the progress lines show it. */
@@ -96,31 +95,25 @@ export function registerRunsCommands(program: Command): void {
     .option('--before <instant>', 'runs started before this ISO-8601 instant (the next page: the last run’s start)', schemaFlag('--before', timestamptzSchema))
     .option('--limit <n>', 'runs to show (at most 200)', integerFlag('--limit', 1, 200), 50)
     .option('--json', 'print the JSON of GET /v1/runs')
-    .action(async (options: { planId?: string; state?: ListRunsQuery['state']; since?: string; before?: string; limit: number; json?: boolean }) => {
-      const services = await createServices(configFromEnv());
-      try {
+    .action(async (options: { planId?: string; state?: ListRunsQuery['state']; since?: string; before?: string; limit: number; json?: boolean }) =>
+      withServices(async (services) => {
         const query = { plan_id: options.planId, state: options.state, since: options.since, before: options.before, limit: options.limit };
         const list = await createRunLister(services.db).list(query, effectiveTrust(LOCAL_OPERATOR));
         console.log(options.json ? JSON.stringify(list, null, 2) : formatRunList(list, options.limit));
-      } finally {
-        await services.close();
-      }
-    });
+      }),
+    );
   registerRunActionCommands(runs);
   runs
     .command('show')
     .description("A run's state, per-node status and result")
     .argument('<workflow_id>', 'the run’s workflow id')
     .option('--json', 'print the JSON of GET /v1/runs/:workflow_id')
-    .action(async (workflowId: string, options: { json?: boolean }) => {
-      const services = await createServices(configFromEnv());
-      try {
+    .action(async (workflowId: string, options: { json?: boolean }) =>
+      withServices(async (services) => {
         const view = await createIntentComponents(services).viewer.view(workflowId, effectiveTrust(LOCAL_OPERATOR));
         console.log(options.json ? JSON.stringify(view, null, 2) : formatRunView(view));
-      } finally {
-        await services.close();
-      }
-    });
+      }),
+    );
   runs
     .command('nodes')
     .description("Every node of a run and its state, in topological order (partitioned runs included)")
@@ -129,16 +122,13 @@ export function registerRunsCommands(program: Command): void {
     .option('--offset <n>', 'nodes to skip', integerFlag('--offset', 0), 0)
     .option('--limit <n>', 'nodes to show (at most 1000)', integerFlag('--limit', 1, 1_000), 100)
     .option('--json', 'print the JSON of GET /v1/runs/:workflow_id/nodes')
-    .action(async (workflowId: string, options: { state?: RunNodeListQuery['state']; offset: number; limit: number; json?: boolean }) => {
-      const services = await createServices(configFromEnv());
-      try {
+    .action(async (workflowId: string, options: { state?: RunNodeListQuery['state']; offset: number; limit: number; json?: boolean }) =>
+      withServices(async (services) => {
         const { viewer } = createIntentComponents(services);
         const reader = createRunNodeReader({ client: services.temporal.client, viewer, records: services.records });
         const query = { state: options.state, offset: options.offset, limit: options.limit };
         const list = await reader.list(workflowId, query, effectiveTrust(LOCAL_OPERATOR));
         console.log(options.json ? JSON.stringify(list, null, 2) : formatRunNodes(list));
-      } finally {
-        await services.close();
-      }
-    });
+      }),
+    );
 }
