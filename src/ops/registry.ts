@@ -29,11 +29,34 @@ export async function loadOpModules(paths: readonly string[]): Promise<OpDefinit
   const loaded: OpDefinition[] = [];
   for (const path of paths) {
     const mod = (await import(pathToFileURL(resolve(path)).href)) as { ops?: OpDefinition[]; default?: OpDefinition[] };
-    const ops = mod.ops ?? mod.default;
+    const ops: unknown = mod.ops ?? mod.default;
     if (!Array.isArray(ops)) throw new Error(`op module ${path} exports no "ops" array`);
-    loaded.push(...ops);
+    ops.forEach((op: unknown, i) => {
+      const problem = opDefinitionProblem(op);
+      if (problem) throw new Error(`op module ${path}: ops[${i}]${opLabel(op)}: ${problem}`);
+    });
+    loaded.push(...(ops as OpDefinition[]));
   }
   return loaded;
+}
+
+/**
+ * What is wrong with a user's op definition, if anything: caught when the module loads, since a
+ * worker would otherwise fail every node of the op, attempt after attempt, with a TypeError.
+ */
+export function opDefinitionProblem(op: unknown): string | undefined {
+  if (typeof op !== 'object' || op === null) return 'an op definition is an object {name, description, params, run}';
+  const { name, params, run, local } = op as Record<string, unknown>;
+  if (typeof name !== 'string' || name.trim() === '') return '"name" must be a non-empty string';
+  if (typeof (params as { safeParse?: unknown } | null)?.safeParse !== 'function') return '"params" must be a zod schema (z.object({...}); z.any() accepts anything)';
+  if (typeof run !== 'function') return '"run" must be a function (params, ctx) => Promise<output>';
+  if (local !== undefined && typeof local !== 'boolean') return '"local" must be true or false';
+  return undefined;
+}
+
+function opLabel(op: unknown): string {
+  const name = (op as { name?: unknown } | null)?.name;
+  return typeof name === 'string' && name !== '' ? ` ("${name}")` : '';
 }
 
 /** Built-in ops plus the user modules named in OPS_MODULES. */
