@@ -7,6 +7,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import type { NewEpisode } from '../domain/records';
 import { utf8Problem } from '../domain/utf8-bytes';
 import { parseEpisode, type EpisodeProblem, type EpisodeStore } from '../store/episodes';
+import { episodeRequestSha256 } from '../store/episode-keys';
 
 export const DEFAULT_INGEST_BATCH = 500;
 
@@ -19,6 +20,8 @@ export interface RejectedLine {
 export interface IngestProgress {
   lines: number;
   stored: number;
+  /** Lines whose episode was stored before (by an earlier ingest of them, or under their key). */
+  existing: number;
   rejected: number;
   elapsed_ms: number;
   /** Stored episodes per second so far. */
@@ -69,10 +72,18 @@ function asByteChars(input: Readable): Readable {
   return input.pipe(bytes).setEncoding('latin1');
 }
 
+/**
+ * A line's idempotency key: its own, else one derived from its content, so that ingesting a
+ * file again (or a file that repeats lines) stores each episode once.
+ */
+function withIngestKey(episode: NewEpisode): NewEpisode {
+  return episode.idempotency_key === undefined ? { ...episode, idempotency_key: `sha256:${episodeRequestSha256(episode)}` } : episode;
+}
+
 /** Streams JSONL episodes from `input` into the store in batches; returns what happened. */
 export async function ingestEpisodes(
   input: Readable,
-  store: Pick<EpisodeStore, 'insertMany'>,
+  store: Pick<EpisodeStore, 'store'>,
   options: IngestOptions = {},
 ): Promise<IngestReport> {
   const batchSize = options.batchSize ?? DEFAULT_INGEST_BATCH;
@@ -80,19 +91,32 @@ export async function ingestEpisodes(
   const rejectedLines: RejectedLine[] = [];
   let lines = 0;
   let stored = 0;
-  let batch: NewEpisode[] = [];
+  let existing = 0;
+  let batch: Array<{ episode: NewEpisode; line: number }> = [];
   const progress = (): IngestProgress => {
     const elapsed = performance.now() - started;
-    return { lines, stored, rejected: rejectedLines.length, elapsed_ms: elapsed, rate: elapsed > 0 ? (stored * 1000) / elapsed : 0 };
+    return { lines, stored, existing, rejected: rejectedLines.length, elapsed_ms: elapsed, rate: elapsed > 0 ? (stored * 1000) / elapsed : 0 };
   };
   let reportedLines = -1;
   const report = () => {
     reportedLines = lines;
     options.onProgress?.(progress());
   };
+  const reject = (rejected: RejectedLine) => {
+    rejectedLines.push(rejected);
+    options.onRejected?.(rejected);
+  };
   const flush = async () => {
     if (batch.length === 0) return;
-    stored += (await store.insertMany(batch)).length;
+    const outcomes = await store.store(batch.map((b) => b.episode));
+    outcomes.forEach((outcome, i) => {
+      if (outcome.status === 'stored') stored += 1;
+      else if (outcome.status === 'existing') existing += 1;
+      else {
+        const reason = `idempotency_key: "${batch[i]!.episode.idempotency_key}" already stored a different episode (${outcome.id})`;
+        reject({ line: batch[i]!.line, reason, problems: [{ field: 'idempotency_key', message: reason }] });
+      }
+    });
     batch = [];
     report();
   };
@@ -102,11 +126,10 @@ export async function ingestEpisodes(
     const checked = checkLineBytes(Buffer.from(byteChars, 'latin1'), lines);
     if (!checked) continue;
     if ('rejected' in checked) {
-      rejectedLines.push(checked.rejected);
-      options.onRejected?.(checked.rejected);
+      reject(checked.rejected);
       continue;
     }
-    batch.push(checked.episode);
+    batch.push({ episode: withIngestKey(checked.episode), line: lines });
     if (batch.length >= batchSize) await flush();
   }
   await flush();

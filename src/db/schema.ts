@@ -129,6 +129,24 @@ export const consolidatedSources = pgTable(
   (t) => [primaryKey({ columns: [t.episodeId, t.kind] }), index('consolidated_sources_record_idx').on(t.recordId)],
 );
 
+/**
+ * Idempotency keys of stored episodes, per principal: the primary key is what makes a retried
+ * `POST /v1/episodes` (or a re-ingested file) store its episode once. `request_sha256` is the
+ * episode's canonical JSON, so the same key with a different episode is told apart.
+ */
+export const episodeKeys = pgTable(
+  'episode_keys',
+  {
+    principal: text('principal').notNull(),
+    key: text('key').notNull(),
+    requestSha256: text('request_sha256').notNull(),
+    /** Set in the transaction that inserts the key, once the episode is inserted. */
+    recordId: uuid('record_id').references(() => memoryRecords.id, { onDelete: 'cascade' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.principal, t.key] })],
+);
+
 /** Exact execution counters of a plan; the published metrics are derived from them. */
 export const planStats = pgTable('plan_stats', {
   planId: uuid('plan_id')
@@ -198,4 +216,5 @@ export const schema = {
   planRuns,
   apiKeys,
   consolidationPasses,
+  episodeKeys,
 };

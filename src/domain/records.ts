@@ -195,7 +195,14 @@ export const recordEnvelopeSchema = z.object({
   tags: z.array(storableText).default([]),
 });
 
-export const newEpisodeSchema = recordEnvelopeSchema.extend({ payload: episodicPayloadSchema });
+export const newEpisodeSchema = recordEnvelopeSchema.extend({
+  payload: episodicPayloadSchema,
+  /**
+   * Makes storing idempotent: the same key from the same principal stores the episode once (a
+   * retry gets the stored one back; a different episode under the key is a conflict).
+   */
+  idempotency_key: z.string().min(1).max(256).optional(),
+});
 export type NewEpisode = z.infer<typeof newEpisodeSchema>;
 export const newPlanSchema = recordEnvelopeSchema.extend({ payload: planGraphPayloadSchema });
 export type NewPlan = z.infer<typeof newPlanSchema>;

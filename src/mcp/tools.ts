@@ -109,10 +109,12 @@ export function registerTools(server: McpServer, deps: McpToolDeps): void {
     'submit_episode',
     {
       title: 'Submit an episode',
-      description: 'Store what an agent did (timeline, tool graph, outcome); consolidation turns episodes into reusable plan graphs.',
+      description:
+        'Store what an agent did (timeline, tool graph, outcome); consolidation turns episodes into reusable plan graphs. ' +
+        'Give an idempotency_key to make a retry safe: the same key stores the episode once and returns the stored one.',
       inputSchema: episodeArgs,
     },
-    (args) => answer(() => deps.episodes.create(args, { actor: principal.name, trust: effectiveTrust(principal) })),
+    (args) => answer(async () => (await deps.episodes.create(args, { actor: principal.name, trust: effectiveTrust(principal) })).record),
   );
 
   server.registerTool(

@@ -10,6 +10,18 @@ import { newEpisodeSchema, type MemoryRecord, type NewEpisode, type TrustContext
 import { assertWritable } from '../domain/trust';
 import { DomainError } from '../domain/errors';
 import { createRecordStore, embeddingText, recordValues } from './records';
+import { bindEpisodeKeys, claimEpisodeKeys, episodeRequestSha256, heldEpisodeKeys } from './episode-keys';
+
+/** What storing an episode did: stored it, found it stored under its key, or found another there. */
+export interface EpisodeOutcome {
+  status: 'stored' | 'existing' | 'conflict';
+  /** The episode stored now, or the one its key holds. */
+  id: string;
+}
+
+function keyConflict(heldId: string): DomainError {
+  return new DomainError('conflict', `idempotency key already used for a different episode (${heldId})`, { field: 'idempotency_key', existing_id: heldId });
+}
 
 /** One reason an input is not an episode, naming the field. */
 export interface EpisodeProblem {
@@ -58,34 +70,68 @@ export function createEpisodeStore(db: Db, embedder?: Embedder) {
   const records = createRecordStore(db, embedder);
   return {
     /**
-     * Inserts validated episodes with one multi-row INSERT (and one for their audit entries) in
-     * one transaction; returns their ids in input order.
+     * Stores validated episodes with one multi-row INSERT (and one for their audit entries) in one
+     * transaction, each once per idempotency key of `principal`; returns what became of each, in
+     * input order. A key already held answers with its episode: `existing` when it is the same
+     * episode, `conflict` when not (nothing is stored for it).
      */
-    async insertMany(episodes: readonly NewEpisode[], actor = 'ingest'): Promise<string[]> {
+    async store(episodes: readonly NewEpisode[], principal = 'ingest'): Promise<EpisodeOutcome[]> {
       if (episodes.length === 0) return [];
-      const embeddings = embedder ? await embedder.embed(episodes.map((e) => embeddingText(e.payload))) : [];
-      const values = episodes.map((e, i) => recordValues({ type: 'episodic', ...e, embedding: embeddings[i] ?? null, embedder: embedder?.name }));
+      const digests = episodes.map((e) => (e.idempotency_key === undefined ? undefined : episodeRequestSha256(e)));
+      const keys = episodes.flatMap((e) => (e.idempotency_key === undefined ? [] : [e.idempotency_key]));
+      // Retries are not embedded again (an embedder may be a paid API); done before the
+      // transaction, which holds no locks over the embedder's network calls.
+      const heldBefore = await heldEpisodeKeys(db, principal, keys);
+      const toEmbed = episodes.flatMap((e, i) => (e.idempotency_key !== undefined && heldBefore.has(e.idempotency_key) ? [] : [i]));
+      const vectors = embedder && toEmbed.length > 0 ? await embedder.embed(toEmbed.map((i) => embeddingText(episodes[i]!.payload))) : [];
+      const embeddings = new Map(toEmbed.map((i, k) => [i, vectors[k]]));
       return db.transaction(async (tx) => {
-        const rows = await tx.insert(memoryRecords).values(values).returning({ id: memoryRecords.id });
-        const ids = rows.map((r) => r.id);
-        await tx.insert(auditLog).values(ids.map((recordId) => ({ recordId, action: 'create', actor, revision: 1 })));
-        return ids;
+        const firstOfKey = new Map<string, number>();
+        episodes.forEach((e, i) => e.idempotency_key !== undefined && !firstOfKey.has(e.idempotency_key) && firstOfKey.set(e.idempotency_key, i));
+        const claimed = await claimEpisodeKeys(tx, principal, [...firstOfKey].map(([key, i]) => ({ key, requestSha256: digests[i]! })));
+        const fresh = episodes.flatMap((e, i) => (e.idempotency_key === undefined || (claimed.has(e.idempotency_key) && firstOfKey.get(e.idempotency_key) === i) ? [i] : []));
+        const values = fresh.map((i) => {
+          const { idempotency_key: _key, ...episode } = episodes[i]!;
+          return recordValues({ type: 'episodic', ...episode, embedding: embeddings.get(i) ?? null, embedder: embedder?.name });
+        });
+        const rows = values.length > 0 ? await tx.insert(memoryRecords).values(values).returning({ id: memoryRecords.id }) : [];
+        const ids = new Map(fresh.map((i, k) => [i, rows[k]!.id]));
+        if (rows.length > 0) await tx.insert(auditLog).values(rows.map((r) => ({ recordId: r.id, action: 'create', actor: principal, revision: 1 })));
+        await bindEpisodeKeys(tx, principal, [...claimed].map((key) => ({ key, recordId: ids.get(firstOfKey.get(key)!)! })));
+        // Keys held before (or claimed above for an earlier line of this batch) answer the rest.
+        const held = await heldEpisodeKeys(tx, principal, episodes.flatMap((e, i) => (ids.has(i) ? [] : [e.idempotency_key!])));
+        return episodes.map((e, i): EpisodeOutcome => {
+          const id = ids.get(i);
+          if (id) return { status: 'stored', id };
+          const holding = held.get(e.idempotency_key!)!;
+          return { status: holding.requestSha256 === digests[i] ? 'existing' : 'conflict', id: holding.recordId };
+        });
       });
+    },
+
+    /** Stores episodes of a trusted caller (tests, tools) and returns their ids; any key conflict throws. */
+    async insertMany(episodes: readonly NewEpisode[], principal = 'ingest'): Promise<string[]> {
+      const outcomes = await this.store(episodes, principal);
+      const conflict = outcomes.find((o) => o.status === 'conflict');
+      if (conflict) throw keyConflict(conflict.id);
+      return outcomes.map((o) => o.id);
     },
 
     /**
      * Validates and stores one episode; bad input is a `bad_request` naming each field, an
      * episode above the caller's clearance or outside its scopes `forbidden` (no trust: the operator).
+     * `existing` when its idempotency key already held this episode (nothing new is stored).
      */
-    async create(input: unknown, options: { actor?: string; where?: string; trust?: TrustContext } = {}): Promise<MemoryRecord> {
+    async create(input: unknown, options: { actor?: string; where?: string; trust?: TrustContext } = {}): Promise<{ record: MemoryRecord; existing: boolean }> {
       const parsed = parseEpisode(input, options.where);
       if (!parsed.ok) {
         const fields = parsed.problems;
         throw new DomainError('bad_request', `invalid episode: ${fields.map((f) => `${f.field}: ${f.message}`).join('; ')}`, { fields });
       }
       assertWritable(parsed.episode, options.trust, 'episode');
-      const [id] = await this.insertMany([parsed.episode], options.actor ?? 'api');
-      return (await records.get(id!))!;
+      const [outcome] = await this.store([parsed.episode], options.actor ?? 'api');
+      if (outcome!.status === 'conflict') throw keyConflict(outcome!.id);
+      return { record: (await records.get(outcome!.id))!, existing: outcome!.status === 'existing' };
     },
   };
 }

@@ -104,6 +104,60 @@ describe('POST /v1/episodes', () => {
   });
 });
 
+describe('idempotent storing', () => {
+  const post = (payload: Record<string, unknown>, headers: Record<string, string>) => api.inject({ method: 'POST', url: '/v1/episodes', payload, headers });
+  const keyed = (tag: string, key: string, tools = 3): Record<string, unknown> => ({ ...JSON.parse(episodeLine(tag, tools)), idempotency_key: key });
+
+  it('stores an episode once per key and principal: a retry gets 200 with the stored episode, another episode under the key 409', async () => {
+    const tag = uid('retry');
+    const key = uid('key');
+    const agent = { authorization: `Bearer ${(await services.apiKeys.create(uid('agent'), 'low')).key}` };
+    const first = await post(keyed(tag, key), agent);
+    expect(first.statusCode).toBe(201);
+    const retry = await post(keyed(tag, key), agent);
+    expect(retry.statusCode).toBe(200);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.json()).toEqual(first.json());
+
+    const other = await post(keyed(tag, key, 4), agent);
+    expect(other.statusCode).toBe(409);
+    expect(other.json().error).toMatchObject({ code: 'conflict', details: { field: 'idempotency_key', existing_id: first.json().id } });
+    expect(await storedWithTag(tag)).toBe(1);
+    const audit = await ctx.db.execute<{ action: string }>(sql`SELECT action FROM audit_log WHERE record_id = ${first.json().id}`);
+    expect(audit.rows).toHaveLength(1);
+
+    // Keys are per principal: another agent's key of the same name is its own.
+    const stranger = { authorization: `Bearer ${(await services.apiKeys.create(uid('agent'), 'low')).key}` };
+    expect((await post(keyed(tag, key, 4), stranger)).statusCode).toBe(201);
+    expect(await storedWithTag(tag)).toBe(2);
+  });
+
+  it('stores one episode when retries under one key race', async () => {
+    const tag = uid('race');
+    const key = uid('key');
+    const agent = { authorization: `Bearer ${(await services.apiKeys.create(uid('agent'), 'low')).key}` };
+    const answers = await Promise.all(Array.from({ length: 6 }, () => post(keyed(tag, key), agent)));
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 200, 200, 200, 200, 201]);
+    expect(new Set(answers.map((a) => a.json().id)).size).toBe(1);
+    expect(await storedWithTag(tag)).toBe(1);
+  });
+
+  it('ingests a file again without storing its episodes twice; a line reusing a key for another episode is rejected', async () => {
+    const tag = uid('again');
+    const key = uid('key');
+    const lines = [episodeLine(tag, 3), episodeLine(tag, 4), JSON.stringify(keyed(tag, key, 5)), episodeLine(tag, 3)];
+    const store = createEpisodeStore(ctx.db, hashEmbedder);
+    const first = await ingestEpisodes(Readable.from(lines.join('\n')), store);
+    // The repeated line is the same episode: stored once.
+    expect(first).toMatchObject({ lines: 4, stored: 3, existing: 1, rejected: 0 });
+    const again = await ingestEpisodes(Readable.from([...lines, JSON.stringify(keyed(tag, key, 6))].join('\n')), store, { batchSize: 2 });
+    expect(again).toMatchObject({ lines: 5, stored: 0, existing: 4, rejected: 1 });
+    expect(again.rejected_lines[0]).toMatchObject({ line: 5, problems: [{ field: 'idempotency_key' }] });
+    expect(again.rejected_lines[0]!.reason).toMatch(new RegExp(`^idempotency_key: "${key}" already stored a different episode`));
+    expect(await storedWithTag(tag)).toBe(3);
+  });
+});
+
 describe('bulk ingestion', () => {
   it('stores the valid lines and reports each rejected line with its number and reason', async () => {
     const good = uid('good');
@@ -115,7 +169,7 @@ describe('bulk ingestion', () => {
       '',
       episodeLine(good, 3),
       JSON.stringify({ tags: [bad], payload: { kind: 'episodic', outcome: 'success', tool_graph: [{ id: 'a' }] } }),
-      episodeLine(good),
+      episodeLine(good, 4),
     ];
     const progress: number[] = [];
     const report = await ingestEpisodes(Readable.from(lines.join('\n')), createEpisodeStore(ctx.db, hashEmbedder), {
@@ -148,7 +202,7 @@ describe('bulk ingestion', () => {
     );
     expect(failure?.code).toBe(1);
     expect(failure?.stderr).toMatch(/line 2: malformed JSON/);
-    expect(failure?.stdout).toMatch(/stored 2 episodes, rejected 1 lines/);
+    expect(failure?.stdout).toMatch(/stored 2 episodes, 0 already stored, rejected 1 lines/);
     expect(await storedWithTag(good)).toBe(2);
   });
 });

@@ -13,12 +13,17 @@ export function episodeRoutes(services: Services) {
     defineRoute({
       method: 'POST',
       url: '/v1/episodes',
-      summary: 'Store one episode: what an agent did, as a timeline and a tool graph',
+      summary: 'Store one episode: what an agent did, as a timeline and a tool graph (201; 200 when its idempotency key already stored it)',
       tags: ['episodes'],
       body: newEpisodeSchema,
       status: 201,
       response: memoryRecordSchema,
-      handler: ({ body, principal }) => services.episodes.create(body, { actor: principal.name, where: 'body', trust: effectiveTrust(principal) }),
+      handler: async ({ body, principal, reply }) => {
+        const { record, existing } = await services.episodes.create(body, { actor: principal.name, where: 'body', trust: effectiveTrust(principal) });
+        // A retry: nothing was created, so 200 with the episode the first request stored.
+        if (existing) return reply.status(200).header('idempotent-replayed', 'true').send(memoryRecordSchema.parse(record));
+        return record;
+      },
     }),
     defineRoute({
       method: 'GET',

@@ -11,9 +11,9 @@ import { createEpisodeStore } from '../../store/episodes';
 import { integerFlag, UsageError } from '../flags';
 import { configFromEnv, migrateOrFail } from '../runtime';
 
-/** One progress line: lines read, stored, rejected, and the storing rate. */
+/** One progress line: lines read, stored, already stored, rejected, and the storing rate. */
 export function formatProgress(p: IngestProgress): string {
-  return `ingest: ${p.lines} lines, ${p.stored} stored, ${p.rejected} rejected, ${Math.round(p.rate)} episodes/s`;
+  return `ingest: ${p.lines} lines, ${p.stored} stored, ${p.existing} already stored, ${p.rejected} rejected, ${Math.round(p.rate)} episodes/s`;
 }
 
 export function formatRejected(r: RejectedLine): string {
@@ -36,7 +36,7 @@ export function registerEpisodeCommands(program: Command): void {
   const episodes = program.command('episodes').description('Store episodes (immutable records of what an agent did)');
   episodes
     .command('ingest')
-    .description('Store the episodes of a JSON Lines file (one episode per line); exits 1 when any line was rejected')
+    .description('Store the episodes of a JSON Lines file (one episode per line), each once: a line stored before is counted as already stored; exits 1 when any line was rejected')
     .argument('<file>', 'a .jsonl file, or - for standard input')
     .option('--batch-size <n>', 'episodes per INSERT', integerFlag('--batch-size', 1), DEFAULT_INGEST_BATCH)
     .action(async (file: string, options: { batchSize: number }) => {
@@ -54,7 +54,7 @@ export function registerEpisodeCommands(program: Command): void {
           onRejected: (r) => process.stderr.write(`${live ? '\r\x1b[K' : ''}${formatRejected(r)}\n`),
         });
         if (live) process.stderr.write('\n');
-        console.log(`stored ${report.stored} episodes, rejected ${report.rejected} lines (${Math.round(report.rate)} episodes/s)`);
+        console.log(`stored ${report.stored} episodes, ${report.existing} already stored, rejected ${report.rejected} lines (${Math.round(report.rate)} episodes/s)`);
         if (report.rejected > 0) process.exitCode = 1;
       } finally {
         await db.$client.end();
