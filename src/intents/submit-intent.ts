@@ -12,6 +12,7 @@ import { sensitivityRank, type MemoryRecord, type PlanGraphPayload, type TrustCo
 import { visibility } from '../domain/trust';
 import { DomainError } from '../domain/errors';
 import { canonicalJson } from '../domain/canonical-json';
+import { suggestInputs } from '../domain/input-suggestions';
 import { phrasingWithoutValues } from '../domain/alias-match';
 import { isSelectable, type Retriever } from '../retrieval/retrieve';
 import { PLAN_ID_ATTRIBUTE, startPlanRun, type RunOpener } from '../runs/start-run';
@@ -220,12 +221,15 @@ export function createIntentService(deps: IntentServiceDeps) {
       if (err instanceof DomainError && err.code === 'invalid_inputs') {
         // The caller may not know which plan selection picked: name it and the schema to fill.
         const payload = choice.record.payload as PlanGraphPayload;
-        throw new DomainError('invalid_inputs', `${err.message} (plan ${choice.record.id}, ${payload.intent}, chosen by ${choice.selected_by})`, {
+        const suggested = suggestInputs(payload.inputs_schema, input.task_descriptor, input.inputs ?? {});
+        const hint = Object.keys(suggested).length > 0 ? `; the task names ${Object.entries(suggested).map(([k, v]) => `${k}=${v}`).join(', ')}: send it in inputs` : '';
+        throw new DomainError('invalid_inputs', `${err.message} (plan ${choice.record.id}, ${payload.intent}, chosen by ${choice.selected_by})${hint}`, {
           ...err.details,
           plan_id: choice.record.id,
           intent: payload.intent,
           selected_by: choice.selected_by,
           inputs_schema: payload.inputs_schema,
+          ...(hint ? { suggested_inputs: suggested } : {}),
         });
       }
       throw err;

@@ -99,6 +99,19 @@ describe('POST /v1/intents', () => {
     expect(errorOf(response).code).toBe('invalid_inputs');
     // The caller asked in its own words: the answer names the plan selection picked and its schema.
     expect(errorOf(response).details).toMatchObject({ plan_id: plan.id, selected_by: 'retrieval', inputs_schema: { required: ['word'] } });
+    expect(errorOf(response).details).not.toHaveProperty('suggested_inputs');
+    expect(await planRunsOf(plan.id)).toEqual([]);
+  });
+
+  it('offers back a missing input the task names, shaped like the learned examples, and still starts nothing', async () => {
+    const scope = uid('s');
+    const inputs_schema = { type: 'object', required: ['ticket_id'], properties: { ticket_id: { type: 'string', examples: ['T-103', 'T-100'] } } };
+    const plan = await storePlan({ scope, intent: `refund ticket ${scope}`, inputs_schema });
+    const key = await ctx.key(uid('agent'), 'low');
+    const response = await ctx.call('POST', '/v1/intents', { task_descriptor: `refund ticket ${scope}: T-2041, double charge`, trust: { scopes: [scope] } }, key);
+    expect(response.statusCode).toBe(422);
+    expect(errorOf(response).message).toMatch(/the task names ticket_id=T-2041: send it in inputs$/);
+    expect(errorOf(response).details).toMatchObject({ plan_id: plan.id, suggested_inputs: { ticket_id: 'T-2041' } });
     expect(await planRunsOf(plan.id)).toEqual([]);
   });
 });
