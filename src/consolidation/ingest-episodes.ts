@@ -34,6 +34,11 @@ export interface IngestReport extends IngestProgress {
 
 export interface IngestOptions {
   batchSize?: number;
+  /**
+   * Keys each line without an `idempotency_key` by its content, so that ingesting a file again
+   * stores nothing twice. Off by default: identical lines are then separate executions.
+   */
+  keyByContent?: boolean;
   /** Called after every stored batch and once at the end. */
   onProgress?(progress: IngestProgress): void;
   /** Called for each rejected line as soon as it is read. */
@@ -72,11 +77,8 @@ function asByteChars(input: Readable): Readable {
   return input.pipe(bytes).setEncoding('latin1');
 }
 
-/**
- * A line's idempotency key: its own, else one derived from its content, so that ingesting a
- * file again (or a file that repeats lines) stores each episode once.
- */
-function withIngestKey(episode: NewEpisode): NewEpisode {
+/** A line's idempotency key: its own, else one derived from its content. */
+function withContentKey(episode: NewEpisode): NewEpisode {
   return episode.idempotency_key === undefined ? { ...episode, idempotency_key: `sha256:${episodeRequestSha256(episode)}` } : episode;
 }
 
@@ -129,7 +131,7 @@ export async function ingestEpisodes(
       reject(checked.rejected);
       continue;
     }
-    batch.push({ episode: withIngestKey(checked.episode), line: lines });
+    batch.push({ episode: options.keyByContent ? withContentKey(checked.episode) : checked.episode, line: lines });
     if (batch.length >= batchSize) await flush();
   }
   await flush();

@@ -142,19 +142,25 @@ describe('idempotent storing', () => {
     expect(await storedWithTag(tag)).toBe(1);
   });
 
-  it('ingests a file again without storing its episodes twice; a line reusing a key for another episode is rejected', async () => {
+  it('ingests keyed lines once; with keyByContent (--dedupe) a file ingested again stores nothing twice', async () => {
     const tag = uid('again');
     const key = uid('key');
     const lines = [episodeLine(tag, 3), episodeLine(tag, 4), JSON.stringify(keyed(tag, key, 5)), episodeLine(tag, 3)];
     const store = createEpisodeStore(ctx.db, hashEmbedder);
-    const first = await ingestEpisodes(Readable.from(lines.join('\n')), store);
+    const first = await ingestEpisodes(Readable.from(lines.join('\n')), store, { keyByContent: true });
     // The repeated line is the same episode: stored once.
     expect(first).toMatchObject({ lines: 4, stored: 3, existing: 1, rejected: 0 });
-    const again = await ingestEpisodes(Readable.from([...lines, JSON.stringify(keyed(tag, key, 6))].join('\n')), store, { batchSize: 2 });
+    const again = await ingestEpisodes(Readable.from([...lines, JSON.stringify(keyed(tag, key, 6))].join('\n')), store, { batchSize: 2, keyByContent: true });
     expect(again).toMatchObject({ lines: 5, stored: 0, existing: 4, rejected: 1 });
     expect(again.rejected_lines[0]).toMatchObject({ line: 5, problems: [{ field: 'idempotency_key' }] });
     expect(again.rejected_lines[0]!.reason).toMatch(new RegExp(`^idempotency_key: "${key}" already stored a different episode`));
     expect(await storedWithTag(tag)).toBe(3);
+
+    // By default identical lines are separate executions; a keyed line is still stored once.
+    const plain = uid('plain');
+    const keyedTwice = JSON.stringify(keyed(plain, uid('key')));
+    const report = await ingestEpisodes(Readable.from([episodeLine(plain), episodeLine(plain), keyedTwice, keyedTwice].join('\n')), store);
+    expect(report).toMatchObject({ stored: 3, existing: 1, rejected: 0 });
   });
 });
 

@@ -36,10 +36,11 @@ export function registerEpisodeCommands(program: Command): void {
   const episodes = program.command('episodes').description('Store episodes (immutable records of what an agent did)');
   episodes
     .command('ingest')
-    .description('Store the episodes of a JSON Lines file (one episode per line), each once: a line stored before is counted as already stored; exits 1 when any line was rejected')
+    .description('Store the episodes of a JSON Lines file (one episode per line); exits 1 when any line was rejected')
     .argument('<file>', 'a .jsonl file, or - for standard input')
     .option('--batch-size <n>', 'episodes per INSERT', integerFlag('--batch-size', 1), DEFAULT_INGEST_BATCH)
-    .action(async (file: string, options: { batchSize: number }) => {
+    .option('--dedupe', 'store each episode once: a line without an idempotency_key is keyed by its content, so ingesting a file again stores nothing twice')
+    .action(async (file: string, options: { batchSize: number; dedupe?: boolean }) => {
       const config = configFromEnv();
       const input = file === '-' ? process.stdin : await openFile(file);
       await migrateOrFail(config);
@@ -50,6 +51,7 @@ export function registerEpisodeCommands(program: Command): void {
       try {
         const report = await ingestEpisodes(input, store, {
           batchSize: options.batchSize,
+          keyByContent: options.dedupe === true,
           onProgress: (p) => process.stderr.write(live ? `\r${formatProgress(p)}` : `${formatProgress(p)}\n`),
           onRejected: (r) => process.stderr.write(`${live ? '\r\x1b[K' : ''}${formatRejected(r)}\n`),
         });
