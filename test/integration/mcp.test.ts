@@ -164,6 +164,14 @@ describe('plangraph over MCP (stdio)', () => {
     expect(submitted.body.type).toBe('episodic');
     expect((await ctx.services.records.audit(submitted.body.id)).map((a) => a.actor)).toEqual([expect.stringMatching(/^mcp-agent-/)]);
 
+    // A retried call with its idempotency key gets the stored episode back instead of a second one.
+    const keyed = { scope: uid('mcp'), idempotency_key: uid('key'), payload: { kind: 'episodic', outcome: 'success', tool_graph: [] } };
+    const once = await call<{ id: string }>('submit_episode', keyed);
+    const retried = await call<{ id: string }>('submit_episode', keyed);
+    expect(retried).toMatchObject({ isError: false, body: { id: once.body.id } });
+    const other = await call<{ error: { code: string } }>('submit_episode', { ...keyed, payload: { ...keyed.payload, outcome: 'failure' } });
+    expect(other).toMatchObject({ isError: true, body: { error: { code: 'conflict' } } });
+
     const secret = await storePlan(uid('mcp'), 'medium secret', 'medium');
     const refused = await call<{ error: { code: string } }>('reinforce_plan', { plan_id: secret.id });
     expect(refused).toMatchObject({ isError: true, body: { error: { code: 'forbidden' } } });
