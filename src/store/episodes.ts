@@ -86,8 +86,11 @@ export function createEpisodeStore(db: Db, embedder?: Embedder) {
       const vectors = embedder && toEmbed.length > 0 ? await embedder.embed(toEmbed.map((i) => embeddingText(episodes[i]!.payload))) : [];
       const embeddings = new Map(toEmbed.map((i, k) => [i, vectors[k]]));
       return db.transaction(async (tx) => {
+        // A key repeated within the batch is claimed by its first line; the others answer to it.
         const firstOfKey = new Map<string, number>();
-        episodes.forEach((e, i) => e.idempotency_key !== undefined && !firstOfKey.has(e.idempotency_key) && firstOfKey.set(e.idempotency_key, i));
+        episodes.forEach((e, i) => {
+          if (e.idempotency_key !== undefined && !firstOfKey.has(e.idempotency_key)) firstOfKey.set(e.idempotency_key, i);
+        });
         const claimed = await claimEpisodeKeys(tx, principal, [...firstOfKey].map(([key, i]) => ({ key, requestSha256: digests[i]! })));
         const fresh = episodes.flatMap((e, i) => (e.idempotency_key === undefined || (claimed.has(e.idempotency_key) && firstOfKey.get(e.idempotency_key) === i) ? [i] : []));
         const values = fresh.map((i) => {
