@@ -221,8 +221,10 @@ export function createIntentService(deps: IntentServiceDeps) {
       if (err instanceof DomainError && err.code === 'invalid_inputs') {
         // The caller may not know which plan selection picked: name it and the schema to fill.
         const payload = choice.record.payload as PlanGraphPayload;
-        const suggested = suggestInputs(payload.inputs_schema, input.task_descriptor, input.inputs ?? {});
-        const hint = Object.keys(suggested).length > 0 ? `; the task names ${Object.entries(suggested).map(([k, v]) => `${k}=${v}`).join(', ')}: send it in inputs` : '';
+        const phrasings = [payload.description ?? '', ...(payload.examples ?? [])];
+        const suggested = suggestInputs(payload.inputs_schema, input.task_descriptor, input.inputs ?? {}, phrasings);
+        const named = Object.entries(suggested).map(([k, v]) => `${k}=${typeof v === 'string' && !/\s/.test(v) ? v : JSON.stringify(v)}`);
+        const hint = named.length > 0 ? `; the task names ${named.join(', ')}: send ${named.length > 1 ? 'them' : 'it'} in inputs` : '';
         throw new DomainError('invalid_inputs', `${err.message} (plan ${choice.record.id}, ${payload.intent}, chosen by ${choice.selected_by})${hint}`, {
           ...err.details,
           plan_id: choice.record.id,

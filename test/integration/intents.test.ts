@@ -114,6 +114,37 @@ describe('POST /v1/intents', () => {
     expect(errorOf(response).details).toMatchObject({ plan_id: plan.id, suggested_inputs: { ticket_id: 'T-2041' } });
     expect(await planRunsOf(plan.id)).toEqual([]);
   });
+
+  it('reads missing inputs off where the learned phrasings held their examples; resent, they run the plan', async () => {
+    const scope = uid('s');
+    const inputs_schema = {
+      type: 'object',
+      required: ['topic', 'title', 'words'],
+      properties: { topic: { type: 'string', examples: ['pg vacuum'] }, title: { type: 'string', examples: ['Vacuum basics'] }, words: { type: 'integer', examples: [12] } },
+    };
+    const plan = await storePlan({
+      scope,
+      intent: `research note ${scope}`,
+      examples: ['look up what pg vacuum does, summarise it in 12 words and file it as "Vacuum basics"'],
+      nodes: [
+        { id: 'a', op: 'echo', params: { value: '{{inputs.topic}}', title: '{{inputs.title}}', words: '{{inputs.words}}' } },
+        { id: 'b', op: 'echo', params: { upstream: '{{nodes.a.output}}' } },
+      ],
+      inputs_schema,
+    });
+    const key = await ctx.key(uid('agent'), 'low');
+    const task = `research note ${scope}: look up what kafka rebalancing does, summarise it in 30 words and file it as "Rebalancing"`;
+    const response = await ctx.call('POST', '/v1/intents', { task_descriptor: task, trust: { scopes: [scope] } }, key);
+    expect(response.statusCode).toBe(422);
+    const suggested = { topic: 'kafka rebalancing', title: 'Rebalancing', words: 30 };
+    expect(errorOf(response).details).toMatchObject({ plan_id: plan.id, suggested_inputs: suggested });
+    expect(errorOf(response).message).toMatch(/the task names topic="kafka rebalancing", title=Rebalancing, words=30: send them in inputs$/);
+    expect(await planRunsOf(plan.id)).toEqual([]);
+
+    const resent = await ctx.withWorker(() => ctx.call('POST', '/v1/intents', { task_descriptor: task, inputs: suggested, trust: { scopes: [scope] }, wait: true }, key));
+    expect(resent.statusCode).toBe(202);
+    expect((resent.json() as IntentResponse).run?.result?.nodes.find((n) => n.id === 'a')?.output).toEqual({ value: 'kafka rebalancing', title: 'Rebalancing', words: 30 });
+  });
 });
 
 describe('idempotency', () => {

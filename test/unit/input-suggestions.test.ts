@@ -34,4 +34,40 @@ describe('inputs read off the task text', () => {
     const both = schema({ from: ticket, to: ticket });
     expect(suggestInputs(both, 'link T-102 please', {})).toEqual({});
   });
+
+  describe('where the learned phrasings held the examples', () => {
+    const research = schema({
+      query: { type: 'string', examples: ['go gc', 'pg vacuum', 'rust async'] },
+      title: { type: 'string', examples: ['Go GC pacing', 'Vacuum basics', 'Rust async notes'] },
+      max_words: { type: 'integer', examples: [12] },
+    });
+    const phrasings = [
+      'Research how rust async works and save a short note titled "Rust async notes"',
+      'look up how the go gc paces itself, summarise in 12 words, file it as "Go GC pacing"',
+      'I need a note "Vacuum basics" summarising what pg vacuum does',
+    ];
+
+    it('reads the words between the same neighbours, a quotation after the same word, and numbers as the input’s type', () => {
+      const task = 'find out what postgres vacuum does, summarise in 10 words, save as note "Vacuum 2"';
+      expect(suggestInputs(research, task, {}, phrasings)).toEqual({ query: 'postgres vacuum', title: 'Vacuum 2', max_words: 10 });
+      expect(suggestInputs(research, 'Research how kafka rebalancing works and save a short note titled “Kafka rebalancing”', {}, phrasings)).toEqual({
+        query: 'kafka rebalancing',
+        title: 'Kafka rebalancing',
+      });
+    });
+
+    it('offers nothing the neighbours do not pin down', () => {
+      // No stored neighbours around any value; an input given is never offered.
+      expect(suggestInputs(research, 'save a note about go gc', {}, phrasings)).toEqual({});
+      expect(suggestInputs(research, 'summarise in 10 words', { max_words: 5 }, phrasings)).toEqual({});
+      // Not a number where the integer stood.
+      expect(suggestInputs(research, 'summarise in few words', {}, phrasings)).toEqual({});
+      // Two different quotations after the same word.
+      expect(suggestInputs(research, 'a note "A" and a note "B"', {}, phrasings)).toEqual({});
+      // One neighbour only, and a weak one: the value ended the phrasing after "the".
+      const branch = schema({ branch: { type: 'string', examples: ['develop'] } });
+      expect(suggestInputs(branch, 'ship the release', {}, ['ship the develop'])).toEqual({});
+      expect(suggestInputs(branch, 'deploy branch release', {}, ['deploy branch develop'])).toEqual({ branch: 'release' });
+    });
+  });
 });
