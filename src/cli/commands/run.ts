@@ -10,6 +10,7 @@ import { runPlan } from '../../runs/run-plan';
 import { runTask } from '../../intents/run-task';
 import { createServices } from '../../services';
 import { prototypeKeyProblem } from '../../domain/json-limits';
+import { DomainError } from '../../domain/errors';
 import { UsageError } from '../flags';
 import { configFromEnv } from '../runtime';
 import { formatNodeChange } from './runs';
@@ -29,6 +30,31 @@ export function parseInput(pair: string, into: Record<string, unknown> = {}): Re
     value = raw;
   }
   return { ...into, [pair.slice(0, eq)]: value };
+}
+
+/** A word the shell passes as it is, or single-quoted. */
+const shellWord = (text: string) => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);
+
+/** `--input` flags that parseInput reads back as `inputs` (text that would parse as JSON is sent as a JSON string). */
+export function inputFlags(inputs: Record<string, unknown>): string {
+  const asText = (value: unknown) => {
+    if (typeof value !== 'string') return JSON.stringify(value);
+    try {
+      JSON.parse(value);
+      return JSON.stringify(value);
+    } catch {
+      return value;
+    }
+  };
+  return Object.entries(inputs).map(([key, value]) => `--input ${shellWord(`${key}=${asText(value)}`)}`).join(' ');
+}
+
+/** A task's missing inputs the API would suggest, as the command line that sends them. */
+function withSuggestedFlags(err: unknown, task: string, given: Record<string, unknown>): unknown {
+  if (!(err instanceof DomainError) || err.code !== 'invalid_inputs') return err;
+  const suggested = err.details.suggested_inputs as Record<string, unknown> | undefined;
+  if (!suggested) return err;
+  return new DomainError(err.code, `${err.message}\nrun again with: plangraph run --task ${shellWord(task)} ${inputFlags({ ...given, ...suggested })}`, err.details);
 }
 
 async function readPlanFile(path: string): Promise<unknown> {
@@ -68,7 +94,9 @@ export function registerRunCommand(program: Command): void {
       const services = await createServices(configFromEnv());
       try {
         const { record, stored, handle } = options.task
-          ? await runTask(services, options.task, options.input)
+          ? await runTask(services, options.task, options.input).catch((err: unknown) => {
+              throw withSuggestedFlags(err, options.task!, options.input);
+            })
           : await runPlan(services, { plan, inputs: options.input, actor: 'cli' });
         const intent = record.payload.kind === 'plan_graph' ? record.payload.intent : '';
         const { runId } = await handle.describe();
