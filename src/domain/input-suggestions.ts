@@ -34,6 +34,30 @@ function quotedSpan(span: string[]): boolean {
   return QUOTE_OPEN.test(text) && QUOTE_CLOSE.test(text) && !/["`“”]/.test(text.replace(QUOTE_OPEN, '').replace(QUOTE_CLOSE, ''));
 }
 
+/** A text's words: as written, without edge punctuation, in lower case, and where each stands. */
+interface Words {
+  raw: string[];
+  bare: string[];
+  lower: string[];
+  /** Positions of each bare word. */
+  at: Map<string, number[]>;
+  /** Positions of each lower-case word. */
+  atLower: Map<string, number[]>;
+}
+
+function positions(words: string[]): Map<string, number[]> {
+  const at = new Map<string, number[]>();
+  words.forEach((word, i) => (at.get(word) ?? at.set(word, []).get(word)!).push(i));
+  return at;
+}
+
+function wordsOf(text: string): Words {
+  const raw = text.split(/\s+/).filter(Boolean);
+  const bare = raw.map(strip);
+  const lower = bare.map((w) => w.toLowerCase());
+  return { raw, bare, lower, at: positions(bare), atLower: positions(lower) };
+}
+
 /** Where an example value stood in a phrasing: its neighbouring words (lower case) and quoting. */
 interface Anchor {
   before?: string;
@@ -42,41 +66,36 @@ interface Anchor {
   words: number;
 }
 
-function anchorsOf(value: string, phrasing: string): Anchor[] {
-  const target = value.split(/\s+/).filter(Boolean);
-  const tokens = phrasing.split(/\s+/).filter(Boolean);
+function anchorsOf(value: string, phrasing: Words): Anchor[] {
+  const target = value.split(/\s+/).map(strip).filter(Boolean);
   const anchors: Anchor[] = [];
-  if (target.length === 0) return anchors;
-  for (let i = 0; i + target.length <= tokens.length; i++) {
-    const span = tokens.slice(i, i + target.length);
-    const inner = span.map((t, k) => (k === 0 ? t.replace(OPENING, '') : t)).map((t, k) => (k === span.length - 1 ? t.replace(CLOSING, '') : t));
-    if (inner.join(' ') !== target.join(' ')) continue;
-    const before = i > 0 ? strip(tokens[i - 1]!).toLowerCase() : undefined;
-    const after = i + target.length < tokens.length ? strip(tokens[i + target.length]!).toLowerCase() : undefined;
-    anchors.push({ before: before || undefined, after: after || undefined, quoted: quotedSpan(span), words: target.length });
+  for (const i of target.length > 0 ? (phrasing.at.get(target[0]!) ?? []) : []) {
+    const end = i + target.length;
+    if (end > phrasing.bare.length || target.some((word, k) => phrasing.bare[i + k] !== word)) continue;
+    anchors.push({ before: phrasing.lower[i - 1] || undefined, after: phrasing.lower[end] || undefined, quoted: quotedSpan(phrasing.raw.slice(i, end)), words: target.length });
   }
   return anchors;
 }
 
 /** The words of `task` standing where `anchor` stood: between the same neighbours, or quoted after the same word. */
-function readAt(anchor: Anchor, tokens: string[]): string[] {
-  const found: string[] = [];
-  const at = (i: number) => (i >= 0 && i < tokens.length ? strip(tokens[i]!).toLowerCase() : undefined);
-  const strong = (word: string | undefined) => word !== undefined && !WEAK_NEIGHBOURS.has(word);
-  for (let start = 0; start < tokens.length; start++) {
-    for (let length = 1; length <= MAX_SPAN_WORDS && start + length <= tokens.length; length++) {
-      const span = tokens.slice(start, start + length);
-      const before = at(start - 1);
-      const after = at(start + length);
-      let fits: boolean;
-      if (anchor.quoted) fits = quotedSpan(span) && before === anchor.before && anchor.before !== undefined;
-      else if (anchor.before !== undefined && anchor.after !== undefined) fits = before === anchor.before && after === anchor.after;
-      // One neighbour only (the value began or ended the phrasing): a telling one, and as many words.
-      else fits = length === anchor.words && (anchor.before !== undefined ? before === anchor.before && strong(before) : after === anchor.after && strong(after));
-      if (fits) found.push(strip(span.join(' ')));
+function readAt(anchor: Anchor, task: Words): string[] {
+  const spans: Array<[number, number]> = [];
+  const { before, after } = anchor;
+  for (const i of before !== undefined ? (task.atLower.get(before) ?? []) : []) {
+    for (let length = 1; length <= MAX_SPAN_WORDS && i + 1 + length <= task.raw.length; length++) {
+      const fits = anchor.quoted
+        ? quotedSpan(task.raw.slice(i + 1, i + 1 + length))
+        : after !== undefined
+          ? task.lower[i + 1 + length] === after
+          : length === anchor.words && !WEAK_NEIGHBOURS.has(before!);
+      if (fits) spans.push([i + 1, i + 1 + length]);
     }
   }
-  return found.filter(Boolean);
+  // One neighbour only, after the value (it began the phrasing): a telling one, and as many words.
+  if (before === undefined && after !== undefined && !WEAK_NEIGHBOURS.has(after)) {
+    for (const j of task.atLower.get(after) ?? []) if (j - anchor.words >= 0) spans.push([j - anchor.words, j]);
+  }
+  return spans.map(([from, to]) => strip(task.raw.slice(from, to).join(' '))).filter(Boolean);
 }
 
 interface InputProperty {
@@ -92,9 +111,8 @@ function typed(text: string, type: unknown): string | number | undefined {
 }
 
 /** Each value `task` names for one input: by shape, and by where its examples stood in the phrasings. */
-function candidates(property: InputProperty, task: string, phrasings: readonly string[]): Set<string | number> {
+function candidates(property: InputProperty, task: Words, phrasings: readonly Words[]): Set<string | number> {
   const examples = Array.isArray(property.examples) ? property.examples.filter((e): e is string | number => typeof e === 'string' || typeof e === 'number') : [];
-  const tokens = task.split(/\s+/).filter(Boolean);
   const found = new Set<string | number>();
   const add = (text: string) => {
     const value = typed(text, property.type);
@@ -102,11 +120,14 @@ function candidates(property: InputProperty, task: string, phrasings: readonly s
   };
   const shapes = new Set(examples.filter((e): e is string => typeof e === 'string').map(valueShape));
   if (property.type !== 'integer' && property.type !== 'number' && shapes.size > 0 && [...shapes].every(distinctive)) {
-    for (const word of new Set(tokens.map(strip))) if (shapes.has(valueShape(word))) add(word);
+    for (const word of new Set(task.bare)) if (shapes.has(valueShape(word))) add(word);
   }
+  // Many phrasings hold an example the same way: read the task once per distinct position.
+  const anchors = new Map<string, Anchor>();
   for (const example of examples) {
-    for (const phrasing of phrasings) for (const anchor of anchorsOf(String(example), phrasing)) readAt(anchor, tokens).forEach(add);
+    for (const phrasing of phrasings) for (const anchor of anchorsOf(String(example), phrasing)) anchors.set(JSON.stringify(anchor), anchor);
   }
+  for (const anchor of anchors.values()) readAt(anchor, task).forEach(add);
   return found;
 }
 
@@ -119,10 +140,12 @@ export function suggestInputs(schema: Record<string, unknown>, task: string, giv
   const properties = (schema.properties ?? {}) as Record<string, InputProperty>;
   const required = Array.isArray(schema.required) ? (schema.required as unknown[]).filter((k): k is string => typeof k === 'string') : [];
   const found = new Map<string, string | number>();
+  const taskWords = wordsOf(task);
+  const phrasingWords = phrasings.map(wordsOf);
   for (const name of required) {
     const property = properties[name];
     if (name in given || !property) continue;
-    const values = candidates(property, task, phrasings);
+    const values = candidates(property, taskWords, phrasingWords);
     if (values.size === 1) found.set(name, [...values][0]!);
   }
   const claimed = [...found.values()];
