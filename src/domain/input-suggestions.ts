@@ -25,6 +25,9 @@ const QUOTE_CLOSE = /["'`”’][,.;:!?)]*$/;
 const strip = (word: string) => word.replace(OPENING, '').replace(CLOSING, '');
 /** Neighbours this common say nothing about where a value stands. */
 const WEAK_NEIGHBOURS = new Set(['a', 'an', 'the', 'and', 'or', 'to', 'of', 'in', 'on', 'for', 'with', 'is', 'it', 'my', 'me', 'please', 'this', 'that']);
+/** Phrasings read, and words read of each: enough for task texts, bounded for any plan. */
+export const MAX_PHRASINGS = 20;
+export const MAX_PHRASING_WORDS = 80;
 /** Longest value, in words, read off between two neighbours. */
 const MAX_SPAN_WORDS = 6;
 
@@ -35,7 +38,7 @@ function quotedSpan(span: string[]): boolean {
 }
 
 /** A text's words: as written, without edge punctuation, in lower case, and where each stands. */
-interface Words {
+export interface Words {
   raw: string[];
   bare: string[];
   lower: string[];
@@ -51,7 +54,7 @@ function positions(words: string[]): Map<string, number[]> {
   return at;
 }
 
-function wordsOf(text: string): Words {
+export function wordsOf(text: string): Words {
   const raw = text.split(/\s+/).filter(Boolean);
   const bare = raw.map(strip);
   const lower = bare.map((w) => w.toLowerCase());
@@ -110,44 +113,85 @@ function typed(text: string, type: unknown): string | number | undefined {
   return type === undefined || type === 'string' ? text : undefined;
 }
 
-/** Each value `task` names for one input: by shape, and by where its examples stood in the phrasings. */
-function candidates(property: InputProperty, task: Words, phrasings: readonly Words[]): Set<string | number> {
-  const examples = Array.isArray(property.examples) ? property.examples.filter((e): e is string | number => typeof e === 'string' || typeof e === 'number') : [];
+/** How one input's values are read off a task: by shape, and at the positions its examples held. */
+interface InputReading {
+  name: string;
+  type: unknown;
+  /** Shapes of its string examples, when distinctive enough to read by. */
+  shapes?: Set<string>;
+  anchors: Anchor[];
+}
+
+/** A plan's inputs, ready to be read off any number of tasks (what depends on the plan only). */
+export interface InputReader {
+  inputs: InputReading[];
+}
+
+/** Prepares the reading of a plan's required inputs from its `phrasings` (its description and examples). */
+export function inputReader(schema: Record<string, unknown>, phrasings: readonly string[]): InputReader {
+  const properties = (schema.properties ?? {}) as Record<string, InputProperty>;
+  const required = Array.isArray(schema.required) ? (schema.required as unknown[]).filter((k): k is string => typeof k === 'string') : [];
+  const phrasingWords = phrasings.slice(0, MAX_PHRASINGS).map((p) => wordsOf(p.split(/\s+/).slice(0, MAX_PHRASING_WORDS).join(' ')));
+  const inputs: InputReading[] = [];
+  for (const name of required) {
+    const property = properties[name];
+    if (!property) continue;
+    const examples = Array.isArray(property.examples) ? property.examples.filter((e): e is string | number => typeof e === 'string' || typeof e === 'number') : [];
+    const shapes = new Set(examples.filter((e): e is string => typeof e === 'string').map(valueShape));
+    const byShape = property.type !== 'integer' && property.type !== 'number' && shapes.size > 0 && [...shapes].every(distinctive);
+    // Many phrasings hold an example the same way: the task is read once per distinct position.
+    const anchors = new Map<string, Anchor>();
+    for (const example of examples) {
+      for (const phrasing of phrasingWords) for (const anchor of anchorsOf(String(example), phrasing)) anchors.set(JSON.stringify(anchor), anchor);
+    }
+    inputs.push({ name, type: property.type, shapes: byShape ? shapes : undefined, anchors: [...anchors.values()] });
+  }
+  return { inputs };
+}
+
+/** Each value `task` names for one input. */
+function candidates(input: InputReading, task: Words): Set<string | number> {
   const found = new Set<string | number>();
   const add = (text: string) => {
-    const value = typed(text, property.type);
+    const value = typed(text, input.type);
     if (value !== undefined) found.add(value);
   };
-  const shapes = new Set(examples.filter((e): e is string => typeof e === 'string').map(valueShape));
-  if (property.type !== 'integer' && property.type !== 'number' && shapes.size > 0 && [...shapes].every(distinctive)) {
-    for (const word of new Set(task.bare)) if (shapes.has(valueShape(word))) add(word);
-  }
-  // Many phrasings hold an example the same way: read the task once per distinct position.
-  const anchors = new Map<string, Anchor>();
-  for (const example of examples) {
-    for (const phrasing of phrasings) for (const anchor of anchorsOf(String(example), phrasing)) anchors.set(JSON.stringify(anchor), anchor);
-  }
-  for (const anchor of anchors.values()) readAt(anchor, task).forEach(add);
+  if (input.shapes) for (const word of task.at.keys()) if (input.shapes.has(valueShape(word))) add(word);
+  for (const anchor of input.anchors) readAt(anchor, task).forEach(add);
   return found;
 }
 
 /**
  * For each required input missing from `given`, the one value `task` names for it; an input with
- * none or several, or a value two inputs would share, gets no suggestion. `phrasings` are the
- * tasks the plan was learned from (its description and examples).
+ * none or several, or a value two inputs would share, gets no suggestion.
  */
-export function suggestInputs(schema: Record<string, unknown>, task: string, given: Record<string, unknown>, phrasings: readonly string[] = []): Record<string, string | number> {
-  const properties = (schema.properties ?? {}) as Record<string, InputProperty>;
-  const required = Array.isArray(schema.required) ? (schema.required as unknown[]).filter((k): k is string => typeof k === 'string') : [];
+export function readInputs(reader: InputReader, task: Words, given: Record<string, unknown>): Record<string, string | number> {
   const found = new Map<string, string | number>();
-  const taskWords = wordsOf(task);
-  const phrasingWords = phrasings.map(wordsOf);
-  for (const name of required) {
-    const property = properties[name];
-    if (name in given || !property) continue;
-    const values = candidates(property, taskWords, phrasingWords);
-    if (values.size === 1) found.set(name, [...values][0]!);
+  for (const input of reader.inputs) {
+    if (input.name in given) continue;
+    const values = candidates(input, task);
+    if (values.size === 1) found.set(input.name, [...values][0]!);
   }
   const claimed = [...found.values()];
   return Object.fromEntries([...found].filter(([, value]) => claimed.indexOf(value) === claimed.lastIndexOf(value)));
+}
+
+/** readInputs for one task: `phrasings` are the tasks the plan was learned from (its description and examples). */
+export function suggestInputs(schema: Record<string, unknown>, task: string, given: Record<string, unknown>, phrasings: readonly string[] = []): Record<string, string | number> {
+  return readInputs(inputReader(schema, phrasings), wordsOf(task), given);
+}
+
+/** The text's words without every occurrence of the values (compared without edge punctuation), joined by spaces. */
+export function withoutValues(words: Words, values: Iterable<string | number>): { text: string; removed: number } {
+  const keep = words.raw.map(() => true);
+  let removed = 0;
+  for (const value of values) {
+    const target = String(value).split(/\s+/).map(strip).filter(Boolean);
+    for (const i of target.length > 0 ? (words.at.get(target[0]!) ?? []) : []) {
+      if (target.some((word, k) => words.bare[i + k] !== word)) continue;
+      target.forEach((_, k) => (keep[i + k] = false));
+      removed += 1;
+    }
+  }
+  return { text: words.raw.filter((_, i) => keep[i]).join(' '), removed };
 }

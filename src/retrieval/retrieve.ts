@@ -12,6 +12,8 @@ import { parseTsvector, lexicalMatch } from '../domain/lexical';
 import { planDocument } from '../domain/plan-document';
 import { contentWords } from '../domain/content-words';
 import { aliasMatch, exactCoverage } from '../domain/alias-match';
+import { phrasingTemplates, templateMatch, type PhrasingTemplates } from '../domain/phrasing-template';
+import { wordsOf } from '../domain/input-suggestions';
 import { calibratedScoreRecord, MEMBRANE_THRESHOLD, scoreRecord, select, type ScoreSignals, type Selection } from '../domain/scoring';
 import {
   CALIBRATED_THRESHOLD,
@@ -154,6 +156,22 @@ export function createRetriever(options: RetrieverOptions) {
   }
 
   const documentWordCache = new Map<string, string[]>();
+  /** Each plan's phrasing templates (null: it has none), by the same key as its document words. */
+  const templateCache = new Map<string, PhrasingTemplates | null>();
+  /** Everything a plan's document and templates are made of is in the key, so an edit never reads stale words. */
+  const recordKey = (record: MemoryRecord) => `${record.id}|${record.revision}|${record.updated_at}|${record.tags.join('|')}`;
+
+  function templatesOf(record: MemoryRecord): PhrasingTemplates | undefined {
+    if (record.payload.kind !== 'plan_graph') return undefined;
+    const key = recordKey(record);
+    let templates = templateCache.get(key);
+    if (templates === undefined) {
+      templates = phrasingTemplates(record.payload) ?? null;
+      if (templateCache.size >= DOCUMENT_WORD_CACHE) templateCache.clear();
+      templateCache.set(key, templates);
+    }
+    return templates ?? undefined;
+  }
 
   /** Word alignment of the task against each plan's document, where the embedder offers it (calibrated mode). */
   async function alignmentsOf(task: string, rows: readonly CandidateRow[], records: readonly MemoryRecord[]): Promise<Array<number | undefined>> {
@@ -161,8 +179,7 @@ export function createRetriever(options: RetrieverOptions) {
     const plans = records.flatMap((record, i) => (record.payload.kind === 'plan_graph' ? [{ i, payload: record.payload }] : []));
     const documents = plans.map(({ i, payload }) => {
       const record = records[i]!;
-      // Everything the document is made of is in the key, so an edit never reads stale words.
-      const key = `${record.id}|${record.revision}|${record.updated_at}|${record.tags.join('|')}`;
+      const key = recordKey(record);
       let words = documentWordCache.get(key);
       if (!words) {
         words = contentWords(Object.values(planDocument(payload, { tags: record.tags })).join(' '));
@@ -180,20 +197,28 @@ export function createRetriever(options: RetrieverOptions) {
   /**
    * Each plan's match against its learned aliases as whole phrasings (calibrated mode; undefined
    * without aliases): two-way word-vector coverage where the embedder offers it, else exact words.
+   * A task that fills one of the plan's phrasing templates with its own values matches as well as
+   * that template does (src/domain/phrasing-template.ts).
    */
-  async function aliasMatchesOf(task: string, rows: readonly CandidateRow[]): Promise<Array<number | undefined>> {
+  async function aliasMatchesOf(task: string, rows: readonly CandidateRow[], records: readonly MemoryRecord[]): Promise<Array<number | undefined>> {
     if (mode !== 'calibrated') return rows.map(() => undefined);
     const taskWords = contentWords(task);
+    const taskText = wordsOf(task);
     const aligner = denseOn ? embedder?.align?.bind(embedder) : undefined;
+    const learned = async (aliases: string[]) => {
+      if (aliases.length === 0) return undefined;
+      const words = aliases.map((alias) => contentWords(alias));
+      if (!aligner) return aliasMatch(words.map((w) => exactCoverage(taskWords, w)), words.map((w) => exactCoverage(w, taskWords)));
+      const forward = await aligner(task, words);
+      const backward = await Promise.all(aliases.map(async (alias) => (await aligner(alias, [taskWords]))[0]!));
+      return aliasMatch(forward, backward);
+    };
     return Promise.all(
-      rows.map(async (row) => {
-        const aliases = row.aliases ?? [];
-        if (aliases.length === 0) return undefined;
-        const words = aliases.map((alias) => contentWords(alias));
-        if (!aligner) return aliasMatch(words.map((w) => exactCoverage(taskWords, w)), words.map((w) => exactCoverage(w, taskWords)));
-        const forward = await aligner(task, words);
-        const backward = await Promise.all(aliases.map(async (alias) => (await aligner(alias, [taskWords]))[0]!));
-        return aliasMatch(forward, backward);
+      rows.map(async (row, i) => {
+        const templates = templatesOf(records[i]!);
+        const template = templates && templateMatch(taskText, templates);
+        const alias = await learned(row.aliases ?? []);
+        return alias === undefined || template === undefined ? (alias ?? template) : Math.max(alias, template);
       }),
     );
   }
@@ -204,7 +229,7 @@ export function createRetriever(options: RetrieverOptions) {
     const query = await queryEmbedding(task_descriptor);
     const { rows, lexemes, corpus } = await gather(trust, [...new Set(memory_types)], candidatePoolSize(limit), task_descriptor, query);
     const records = rows.map(toMemoryRecord);
-    const [alignments, aliasMatches] = await Promise.all([alignmentsOf(task_descriptor, rows, records), aliasMatchesOf(task_descriptor, rows)]);
+    const [alignments, aliasMatches] = await Promise.all([alignmentsOf(task_descriptor, rows, records), aliasMatchesOf(task_descriptor, rows, records)]);
     const evidence = rows.map((row, i) => {
       const cosine = row.distance == null || Number.isNaN(Number(row.distance)) ? undefined : 1 - Number(row.distance);
       const lexical = corpus ? lexicalMatch(lexemes, parseTsvector(row.document), corpus) : undefined;

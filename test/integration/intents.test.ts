@@ -145,6 +145,43 @@ describe('POST /v1/intents', () => {
     expect(resent.statusCode).toBe(202);
     expect((resent.json() as IntentResponse).run?.result?.nodes.find((n) => n.id === 'a')?.output).toEqual({ value: 'kafka rebalancing', title: 'Rebalancing', words: 30 });
   });
+
+  it('a task worded as a learned phrasing with other values picks its plan, as a learned alias would', async () => {
+    const scope = uid('s');
+    const examples = [
+      'Research how rust async works and save a short note titled "Rust async notes"',
+      'look up how the go gc paces itself, summarise in 12 words, file it as "Go GC pacing"',
+      'I need a note "Vacuum basics" summarising what pg vacuum does',
+    ];
+    const inputs_schema = {
+      type: 'object',
+      required: ['query', 'title', 'max_words'],
+      properties: {
+        query: { type: 'string', examples: ['rust async', 'go gc', 'pg vacuum'] },
+        title: { type: 'string', examples: ['Rust async notes', 'Go GC pacing', 'Vacuum basics'] },
+        max_words: { type: 'integer', examples: [12] },
+      },
+    };
+    const plan = await storePlan({
+      scope,
+      intent: 'web_search_fetch_page_summarize_save_note',
+      description: examples[0],
+      examples,
+      nodes: [
+        { id: 'a', op: 'echo', params: { query: '{{inputs.query}}', title: '{{inputs.title}}', max_words: '{{inputs.max_words}}' } },
+        { id: 'b', op: 'echo', params: { upstream: '{{nodes.a.output}}' } },
+      ],
+      inputs_schema,
+    });
+    const key = await ctx.key(uid('agent'), 'low');
+    const task = 'look up how the linux scheduler paces itself, summarise in 30 words, file it as "CFS"';
+    const inputs = { query: 'linux scheduler', title: 'CFS', max_words: 30 };
+    const response = await ctx.withWorker(() => ctx.call('POST', '/v1/intents', { task_descriptor: task, inputs, trust: { scopes: [scope] }, wait: true }, key));
+    expect(response.statusCode).toBe(202);
+    const body = response.json() as IntentResponse;
+    expect(body).toMatchObject({ plan_id: plan.id, selected_by: 'retrieval', selection: { needs_more: false } });
+    expect(body.run?.state).toBe('succeeded');
+  });
 });
 
 describe('idempotency', () => {

@@ -1,0 +1,51 @@
+/**
+ * A task worded as one of a plan's phrasings, with other values. Consolidation keeps the tasks a
+ * plan's episodes were given as its `examples` and the values they named as its inputs' examples:
+ * "look up how the go gc paces itself, summarise in 12 words" is the template "look up how the …
+ * paces itself, summarise in … words". A task that fills the same template with its own values
+ * (read off as input suggestions are) matches the plan as a learned alias does, word for word.
+ */
+import { aliasMatch, exactCoverage } from './alias-match';
+import { contentWords } from './content-words';
+import { inputReader, MAX_PHRASINGS, MAX_PHRASING_WORDS, readInputs, withoutValues, wordsOf, type InputReader, type Words } from './input-suggestions';
+
+export interface PhrasedPlan {
+  description?: string;
+  examples?: string[];
+  inputs_schema: Record<string, unknown>;
+}
+
+/** A plan's phrasing templates, prepared once per plan revision: its inputs' reader and each template's words. */
+export interface PhrasingTemplates {
+  reader: InputReader;
+  templates: string[][];
+}
+
+/** Every example value of the plan's inputs. */
+function inputExampleValues(schema: Record<string, unknown>): Array<string | number> {
+  const properties = (schema.properties ?? {}) as Record<string, { examples?: unknown }>;
+  return Object.values(properties).flatMap((p) => (Array.isArray(p?.examples) ? p.examples : [])).filter((v): v is string | number => typeof v === 'string' || typeof v === 'number');
+}
+
+/** The plan's templates: its phrasings that hold an input's example, without those values; undefined when none does. */
+export function phrasingTemplates(plan: PhrasedPlan): PhrasingTemplates | undefined {
+  const values = inputExampleValues(plan.inputs_schema);
+  if (values.length === 0) return undefined;
+  const phrasings = [plan.description ?? '', ...(plan.examples ?? [])].filter(Boolean).slice(0, MAX_PHRASINGS);
+  const templates = phrasings
+    .map((p) => withoutValues(wordsOf(p.split(/\s+/).slice(0, MAX_PHRASING_WORDS).join(' ')), values))
+    .filter((t) => t.removed > 0)
+    .map((t) => contentWords(t.text));
+  return templates.length > 0 ? { reader: inputReader(plan.inputs_schema, phrasings), templates } : undefined;
+}
+
+/**
+ * How well a task fills one of the templates, in [0, 1] as an alias match; undefined when the
+ * task names none of the plan's inputs.
+ */
+export function templateMatch(task: Words, plan: PhrasingTemplates): number | undefined {
+  const named = Object.values(readInputs(plan.reader, task, {}));
+  if (named.length === 0) return undefined;
+  const taskWords = contentWords(withoutValues(task, named).text);
+  return aliasMatch(plan.templates.map((t) => exactCoverage(taskWords, t)), plan.templates.map((t) => exactCoverage(t, taskWords)));
+}

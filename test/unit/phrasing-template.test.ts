@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { wordsOf } from '../../src/domain/input-suggestions';
+import { phrasingTemplates, templateMatch as matchTemplates, type PhrasedPlan } from '../../src/domain/phrasing-template';
+
+/** The plan's templates matched against one task. */
+function templateMatch(task: string, plan: PhrasedPlan): number | undefined {
+  const templates = phrasingTemplates(plan);
+  return templates && matchTemplates(wordsOf(task), templates);
+}
+
+const research = {
+  examples: [
+    'Research how rust async works and save a short note titled "Rust async notes"',
+    'look up how the go gc paces itself, summarise in 12 words, file it as "Go GC pacing"',
+    'I need a note "Vacuum basics" summarising what pg vacuum does',
+  ],
+  inputs_schema: {
+    type: 'object',
+    required: ['query', 'title', 'max_words'],
+    properties: {
+      query: { type: 'string', examples: ['rust async', 'go gc', 'pg vacuum'] },
+      title: { type: 'string', examples: ['Rust async notes', 'Go GC pacing', 'Vacuum basics'] },
+      max_words: { type: 'integer', examples: [12] },
+    },
+  },
+};
+const tickets = {
+  description: 'refund ticket T-100',
+  inputs_schema: { type: 'object', required: ['ticket_id'], properties: { ticket_id: { type: 'string', examples: ['T-100', 'T-103'] } } },
+};
+
+describe('a task filling a learned phrasing with its own values', () => {
+  it('matches fully when the words around the values are the phrasing’s', () => {
+    expect(templateMatch('look up how the linux scheduler paces itself, summarise in 30 words, file it as "CFS"', research)).toBe(1);
+    expect(templateMatch('I need a note "Kafka basics" summarising what kafka rebalancing does', research)).toBe(1);
+    expect(templateMatch('refund ticket T-2041', tickets)).toBe(1);
+  });
+
+  it('matches partly when other words join them, and not at all when the words differ', () => {
+    const partly = templateMatch('close ticket T-102 without a refund', tickets)!;
+    expect(partly).toBeGreaterThan(0);
+    expect(partly).toBeLessThan(1);
+    expect(templateMatch('find out what postgres vacuum does, summarise in 10 words, save as note "Vacuum 2"', research)).toBeLessThan(0.5);
+  });
+
+  it('has no say when the task names no input, or the plan has no values in its phrasings', () => {
+    expect(templateMatch('save a note about go gc', research)).toBeUndefined();
+    expect(templateMatch('refund ticket T-2041', { ...tickets, inputs_schema: { type: 'object', properties: { ticket_id: { type: 'string' } } } })).toBeUndefined();
+    expect(templateMatch('refund ticket T-2041', { description: 'refund a ticket', inputs_schema: tickets.inputs_schema })).toBeUndefined();
+  });
+});
