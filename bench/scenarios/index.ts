@@ -6,6 +6,7 @@ import { eagerVsLevels } from './eager-vs-levels';
 import { horizontalWorkers } from './horizontal-workers';
 import { mapVsFan } from './map-vs-fan';
 import { interpretationOverhead } from './interpretation-overhead';
+import { learnedWording } from './learned-wording';
 import { metricsContention } from './metrics-contention';
 import { parallelEfficiency } from './parallel-efficiency';
 import { partitionedSize } from './partitioned-size';
@@ -23,6 +24,7 @@ export const SCENARIOS: readonly Scenario[] = [
   consolidation,
   retrieval,
   selection,
+  learnedWording,
   metricsContention,
   planSize,
   mapVsFan,

@@ -9,6 +9,9 @@ import { aliasMatch, exactCoverage } from './alias-match';
 import { contentWords } from './content-words';
 import { inputReader, MAX_PHRASINGS, MAX_PHRASING_WORDS, readInputs, withoutValues, wordsOf, type InputReader, type Words } from './input-suggestions';
 
+/** Share of the task's words (its values aside) a template must hold: room for a word such as "now". */
+const TASK_COVERAGE = 0.8;
+
 export interface PhrasedPlan {
   description?: string;
   examples?: string[];
@@ -41,11 +44,15 @@ export function phrasingTemplates(plan: PhrasedPlan): PhrasingTemplates | undefi
 
 /**
  * How well a task fills one of the templates, in [0, 1] as an alias match; undefined when the
- * task names none of the plan's inputs.
+ * task names none of the plan's inputs or fills no template.
  */
 export function templateMatch(task: Words, plan: PhrasingTemplates): number | undefined {
   const named = Object.values(readInputs(plan.reader, task, {}));
   if (named.length === 0) return undefined;
   const taskWords = contentWords(withoutValues(task, named).text);
-  return aliasMatch(plan.templates.map((t) => exactCoverage(taskWords, t)), plan.templates.map((t) => exactCoverage(t, taskWords)));
+  // Every word of the template, and nearly all of the task's: a template missing a word ("deploy
+  // service 310" asked as "deploy service 9001") is another job, however close.
+  const filled = plan.templates.filter((t) => exactCoverage(t, taskWords) === 1 && exactCoverage(taskWords, t) >= TASK_COVERAGE);
+  if (filled.length === 0) return undefined;
+  return aliasMatch(filled.map((t) => exactCoverage(taskWords, t)), filled.map(() => 1));
 }

@@ -87,6 +87,8 @@ export interface RetrieverOptions {
   /** Fused match by calibrated weights (default) or reciprocal rank fusion, for comparison. */
   fusion?: 'weighted' | 'rrf';
   calibration?: Calibration;
+  /** Match tasks against learned plans' phrasing templates (default true; off for comparison). */
+  phrasingTemplates?: boolean;
 }
 
 /** Creates the retriever over a database, an optional embedder and the selection settings. */
@@ -162,7 +164,7 @@ export function createRetriever(options: RetrieverOptions) {
   const recordKey = (record: MemoryRecord) => `${record.id}|${record.revision}|${record.updated_at}|${record.tags.join('|')}`;
 
   function templatesOf(record: MemoryRecord): PhrasingTemplates | undefined {
-    if (record.payload.kind !== 'plan_graph') return undefined;
+    if (record.payload.kind !== 'plan_graph' || options.phrasingTemplates === false) return undefined;
     const key = recordKey(record);
     let templates = templateCache.get(key);
     if (templates === undefined) {
