@@ -106,8 +106,8 @@ export const learnedWording: Scenario = {
     'An agent that asks again in the words its episode was given, with other values, is the commonest repeat of a learned task. Without ' +
     'templates, such a task matches its plan\'s document about as well as it matches the plans of the same kind of job, so selection ' +
     'asks again; with them, the words around the values match one plan\'s phrasing exactly (docs/selection.md#7-aliases-learned-from-use, ' +
-    'phrasing templates) and that plan stands out. A job no plan does fills the templates of its kind only partly (its number differs), so ' +
-    'it still asks.',
+    'phrasing templates) and that plan stands out. A job no plan does leaves a word of every template of its kind unfilled (the job\'s ' +
+    'number), so it still asks.',
   async run(env, log) {
     const plans = await learnPlans(env, log);
     const runs = {

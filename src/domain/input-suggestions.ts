@@ -27,7 +27,7 @@ const strip = (word: string) => word.replace(OPENING, '').replace(CLOSING, '');
 const WEAK_NEIGHBOURS = new Set(['a', 'an', 'the', 'and', 'or', 'to', 'of', 'in', 'on', 'for', 'with', 'is', 'it', 'my', 'me', 'please', 'this', 'that']);
 /** Phrasings read, and words read of each: enough for task texts, bounded for any plan. */
 export const MAX_PHRASINGS = 20;
-export const MAX_PHRASING_WORDS = 80;
+const MAX_PHRASING_WORDS = 80;
 /** Longest value, in words, read off between two neighbours. */
 const MAX_SPAN_WORDS = 6;
 
@@ -54,12 +54,16 @@ function positions(words: string[]): Map<string, number[]> {
   return at;
 }
 
+/** A text's words, ready to be read by position. */
 export function wordsOf(text: string): Words {
   const raw = text.split(/\s+/).filter(Boolean);
   const bare = raw.map(strip);
   const lower = bare.map((w) => w.toLowerCase());
   return { raw, bare, lower, at: positions(bare), atLower: positions(lower) };
 }
+
+/** A stored phrasing's words, its first MAX_PHRASING_WORDS only: a plan's text bounds the work. */
+export const phrasingWords = (phrasing: string): Words => wordsOf(phrasing.split(/\s+/).slice(0, MAX_PHRASING_WORDS).join(' '));
 
 /** Where an example value stood in a phrasing: its neighbouring words (lower case) and quoting. */
 interface Anchor {
@@ -131,7 +135,7 @@ export interface InputReader {
 export function inputReader(schema: Record<string, unknown>, phrasings: readonly string[]): InputReader {
   const properties = (schema.properties ?? {}) as Record<string, InputProperty>;
   const required = Array.isArray(schema.required) ? (schema.required as unknown[]).filter((k): k is string => typeof k === 'string') : [];
-  const phrasingWords = phrasings.slice(0, MAX_PHRASINGS).map((p) => wordsOf(p.split(/\s+/).slice(0, MAX_PHRASING_WORDS).join(' ')));
+  const prepared = phrasings.slice(0, MAX_PHRASINGS).map(phrasingWords);
   const inputs: InputReading[] = [];
   for (const name of required) {
     const property = properties[name];
@@ -142,7 +146,7 @@ export function inputReader(schema: Record<string, unknown>, phrasings: readonly
     // Many phrasings hold an example the same way: the task is read once per distinct position.
     const anchors = new Map<string, Anchor>();
     for (const example of examples) {
-      for (const phrasing of phrasingWords) for (const anchor of anchorsOf(String(example), phrasing)) anchors.set(JSON.stringify(anchor), anchor);
+      for (const phrasing of prepared) for (const anchor of anchorsOf(String(example), phrasing)) anchors.set(JSON.stringify(anchor), anchor);
     }
     inputs.push({ name, type: property.type, shapes: byShape ? shapes : undefined, anchors: [...anchors.values()] });
   }

@@ -7,7 +7,7 @@
  */
 import { aliasMatch, exactCoverage } from './alias-match';
 import { contentWords } from './content-words';
-import { inputReader, MAX_PHRASINGS, MAX_PHRASING_WORDS, readInputs, withoutValues, wordsOf, type InputReader, type Words } from './input-suggestions';
+import { inputReader, MAX_PHRASINGS, phrasingWords, readInputs, withoutValues, type InputReader, type Words } from './input-suggestions';
 
 /** Share of the task's words (its values aside) a template must hold: room for a word such as "now". */
 const TASK_COVERAGE = 0.8;
@@ -36,7 +36,7 @@ export function phrasingTemplates(plan: PhrasedPlan): PhrasingTemplates | undefi
   if (values.length === 0) return undefined;
   const phrasings = [plan.description ?? '', ...(plan.examples ?? [])].filter(Boolean).slice(0, MAX_PHRASINGS);
   const templates = phrasings
-    .map((p) => withoutValues(wordsOf(p.split(/\s+/).slice(0, MAX_PHRASING_WORDS).join(' ')), values))
+    .map((p) => withoutValues(phrasingWords(p), values))
     .filter((t) => t.removed > 0)
     .map((t) => contentWords(t.text));
   return templates.length > 0 ? { reader: inputReader(plan.inputs_schema, phrasings), templates } : undefined;

@@ -8,6 +8,7 @@ import type { IntentResponse, RunView } from '../../src/intents/schemas';
 import { createApiTestContext, errorOf, type ApiTestContext } from './api-harness';
 import { uid } from './harness';
 import { storePlan as storeTestPlan, type PlanSpec } from './plans';
+import { RESEARCH_INPUTS_SCHEMA, RESEARCH_PHRASINGS } from '../fixtures/research-plan';
 
 let ctx: ApiTestContext;
 beforeAll(async () => {
@@ -148,20 +149,8 @@ describe('POST /v1/intents', () => {
 
   it('a task worded as a learned phrasing with other values picks its plan, as a learned alias would', async () => {
     const scope = uid('s');
-    const examples = [
-      'Research how rust async works and save a short note titled "Rust async notes"',
-      'look up how the go gc paces itself, summarise in 12 words, file it as "Go GC pacing"',
-      'I need a note "Vacuum basics" summarising what pg vacuum does',
-    ];
-    const inputs_schema = {
-      type: 'object',
-      required: ['query', 'title', 'max_words'],
-      properties: {
-        query: { type: 'string', examples: ['rust async', 'go gc', 'pg vacuum'] },
-        title: { type: 'string', examples: ['Rust async notes', 'Go GC pacing', 'Vacuum basics'] },
-        max_words: { type: 'integer', examples: [12] },
-      },
-    };
+    const examples = RESEARCH_PHRASINGS;
+    const inputs_schema = RESEARCH_INPUTS_SCHEMA;
     const plan = await storePlan({
       scope,
       intent: 'web_search_fetch_page_summarize_save_note',

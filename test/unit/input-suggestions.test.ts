@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { suggestInputs, valueShape } from '../../src/domain/input-suggestions';
+import { RESEARCH_INPUTS_SCHEMA, RESEARCH_PHRASINGS } from '../fixtures/research-plan';
 
 const schema = (properties: Record<string, unknown>, required = Object.keys(properties)) => ({ type: 'object', required, properties });
 const ticket = { type: 'string', examples: ['T-103', 'T-100'] };
@@ -36,16 +37,8 @@ describe('inputs read off the task text', () => {
   });
 
   describe('where the learned phrasings held the examples', () => {
-    const research = schema({
-      query: { type: 'string', examples: ['go gc', 'pg vacuum', 'rust async'] },
-      title: { type: 'string', examples: ['Go GC pacing', 'Vacuum basics', 'Rust async notes'] },
-      max_words: { type: 'integer', examples: [12] },
-    });
-    const phrasings = [
-      'Research how rust async works and save a short note titled "Rust async notes"',
-      'look up how the go gc paces itself, summarise in 12 words, file it as "Go GC pacing"',
-      'I need a note "Vacuum basics" summarising what pg vacuum does',
-    ];
+    const research = RESEARCH_INPUTS_SCHEMA;
+    const phrasings = RESEARCH_PHRASINGS;
 
     it('reads the words between the same neighbours, a quotation after the same word, and numbers as the input’s type', () => {
       const task = 'find out what postgres vacuum does, summarise in 10 words, save as note "Vacuum 2"';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { wordsOf } from '../../src/domain/input-suggestions';
+import { RESEARCH_INPUTS_SCHEMA, RESEARCH_PHRASINGS } from '../fixtures/research-plan';
 import { phrasingTemplates, templateMatch as matchTemplates, type PhrasedPlan } from '../../src/domain/phrasing-template';
 
 /** The plan's templates matched against one task. */
@@ -8,22 +9,7 @@ function templateMatch(task: string, plan: PhrasedPlan): number | undefined {
   return templates && matchTemplates(wordsOf(task), templates);
 }
 
-const research = {
-  examples: [
-    'Research how rust async works and save a short note titled "Rust async notes"',
-    'look up how the go gc paces itself, summarise in 12 words, file it as "Go GC pacing"',
-    'I need a note "Vacuum basics" summarising what pg vacuum does',
-  ],
-  inputs_schema: {
-    type: 'object',
-    required: ['query', 'title', 'max_words'],
-    properties: {
-      query: { type: 'string', examples: ['rust async', 'go gc', 'pg vacuum'] },
-      title: { type: 'string', examples: ['Rust async notes', 'Go GC pacing', 'Vacuum basics'] },
-      max_words: { type: 'integer', examples: [12] },
-    },
-  },
-};
+const research = { examples: RESEARCH_PHRASINGS, inputs_schema: RESEARCH_INPUTS_SCHEMA };
 const tickets = {
   description: 'refund ticket T-100',
   inputs_schema: { type: 'object', required: ['ticket_id'], properties: { ticket_id: { type: 'string', examples: ['T-100', 'T-103'] } } },
