@@ -65,6 +65,19 @@ export function wordsOf(text: string): Words {
 /** A stored phrasing's words, its first MAX_PHRASING_WORDS only: a plan's text bounds the work. */
 export const phrasingWords = (phrasing: string): Words => wordsOf(phrasing.split(/\s+/).slice(0, MAX_PHRASING_WORDS).join(' '));
 
+/** Where a value's words stand in a text, compared without edge punctuation: each start, and how many words. */
+function occurrences(words: Words, value: string | number): { starts: number[]; length: number } {
+  const target = String(value).split(/\s+/).map(strip).filter(Boolean);
+  if (target.length === 0) return { starts: [], length: 0 };
+  const starts = (words.at.get(target[0]!) ?? []).filter((i) => target.every((word, k) => words.bare[i + k] === word));
+  return { starts, length: target.length };
+}
+
+/** An input's example values that can stand in a text. */
+export function scalarExamples(property: { examples?: unknown } | undefined): Array<string | number> {
+  return Array.isArray(property?.examples) ? property.examples.filter((e): e is string | number => typeof e === 'string' || typeof e === 'number') : [];
+}
+
 /** Where an example value stood in a phrasing: its neighbouring words (lower case) and quoting. */
 interface Anchor {
   before?: string;
@@ -73,15 +86,14 @@ interface Anchor {
   words: number;
 }
 
-function anchorsOf(value: string, phrasing: Words): Anchor[] {
-  const target = value.split(/\s+/).map(strip).filter(Boolean);
-  const anchors: Anchor[] = [];
-  for (const i of target.length > 0 ? (phrasing.at.get(target[0]!) ?? []) : []) {
-    const end = i + target.length;
-    if (end > phrasing.bare.length || target.some((word, k) => phrasing.bare[i + k] !== word)) continue;
-    anchors.push({ before: phrasing.lower[i - 1] || undefined, after: phrasing.lower[end] || undefined, quoted: quotedSpan(phrasing.raw.slice(i, end)), words: target.length });
-  }
-  return anchors;
+function anchorsOf(value: string | number, phrasing: Words): Anchor[] {
+  const { starts, length } = occurrences(phrasing, value);
+  return starts.map((i) => ({
+    before: phrasing.lower[i - 1] || undefined,
+    after: phrasing.lower[i + length] || undefined,
+    quoted: quotedSpan(phrasing.raw.slice(i, i + length)),
+    words: length,
+  }));
 }
 
 /** The words of `task` standing where `anchor` stood: between the same neighbours, or quoted after the same word. */
@@ -140,13 +152,13 @@ export function inputReader(schema: Record<string, unknown>, phrasings: readonly
   for (const name of required) {
     const property = properties[name];
     if (!property) continue;
-    const examples = Array.isArray(property.examples) ? property.examples.filter((e): e is string | number => typeof e === 'string' || typeof e === 'number') : [];
+    const examples = scalarExamples(property);
     const shapes = new Set(examples.filter((e): e is string => typeof e === 'string').map(valueShape));
     const byShape = property.type !== 'integer' && property.type !== 'number' && shapes.size > 0 && [...shapes].every(distinctive);
     // Many phrasings hold an example the same way: the task is read once per distinct position.
     const anchors = new Map<string, Anchor>();
     for (const example of examples) {
-      for (const phrasing of prepared) for (const anchor of anchorsOf(String(example), phrasing)) anchors.set(JSON.stringify(anchor), anchor);
+      for (const phrasing of prepared) for (const anchor of anchorsOf(example, phrasing)) anchors.set(JSON.stringify(anchor), anchor);
     }
     inputs.push({ name, type: property.type, shapes: byShape ? shapes : undefined, anchors: [...anchors.values()] });
   }
@@ -190,12 +202,9 @@ export function withoutValues(words: Words, values: Iterable<string | number>): 
   const keep = words.raw.map(() => true);
   let removed = 0;
   for (const value of values) {
-    const target = String(value).split(/\s+/).map(strip).filter(Boolean);
-    for (const i of target.length > 0 ? (words.at.get(target[0]!) ?? []) : []) {
-      if (target.some((word, k) => words.bare[i + k] !== word)) continue;
-      target.forEach((_, k) => (keep[i + k] = false));
-      removed += 1;
-    }
+    const { starts, length } = occurrences(words, value);
+    for (const i of starts) keep.fill(false, i, i + length);
+    removed += starts.length;
   }
   return { text: words.raw.filter((_, i) => keep[i]).join(' '), removed };
 }

@@ -7,7 +7,7 @@
  */
 import { aliasMatch, exactCoverage } from './alias-match';
 import { contentWords } from './content-words';
-import { inputReader, MAX_PHRASINGS, phrasingWords, readInputs, withoutValues, type InputReader, type Words } from './input-suggestions';
+import { inputReader, MAX_PHRASINGS, phrasingWords, readInputs, scalarExamples, withoutValues, type InputReader, type Words } from './input-suggestions';
 
 /** Share of the task's words (its values aside) a template must hold: room for a word such as "now". */
 const TASK_COVERAGE = 0.8;
@@ -26,15 +26,17 @@ export interface PhrasingTemplates {
 
 /** Every example value of the plan's inputs. */
 function inputExampleValues(schema: Record<string, unknown>): Array<string | number> {
-  const properties = (schema.properties ?? {}) as Record<string, { examples?: unknown }>;
-  return Object.values(properties).flatMap((p) => (Array.isArray(p?.examples) ? p.examples : [])).filter((v): v is string | number => typeof v === 'string' || typeof v === 'number');
+  return Object.values((schema.properties ?? {}) as Record<string, { examples?: unknown }>).flatMap(scalarExamples);
 }
+
+/** The tasks a plan keeps in words: its description and examples. */
+export const planPhrasings = (plan: Pick<PhrasedPlan, 'description' | 'examples'>): string[] => [plan.description ?? '', ...(plan.examples ?? [])].filter(Boolean);
 
 /** The plan's templates: its phrasings that hold an input's example, without those values; undefined when none does. */
 export function phrasingTemplates(plan: PhrasedPlan): PhrasingTemplates | undefined {
   const values = inputExampleValues(plan.inputs_schema);
   if (values.length === 0) return undefined;
-  const phrasings = [plan.description ?? '', ...(plan.examples ?? [])].filter(Boolean).slice(0, MAX_PHRASINGS);
+  const phrasings = planPhrasings(plan).slice(0, MAX_PHRASINGS);
   const templates = phrasings
     .map((p) => withoutValues(phrasingWords(p), values))
     .filter((t) => t.removed > 0)

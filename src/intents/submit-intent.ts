@@ -13,6 +13,7 @@ import { visibility } from '../domain/trust';
 import { DomainError } from '../domain/errors';
 import { canonicalJson } from '../domain/canonical-json';
 import { suggestInputs } from '../domain/input-suggestions';
+import { planPhrasings } from '../domain/phrasing-template';
 import { phrasingWithoutValues } from '../domain/alias-match';
 import { isSelectable, type Retriever } from '../retrieval/retrieve';
 import { PLAN_ID_ATTRIBUTE, startPlanRun, type RunOpener } from '../runs/start-run';
@@ -221,8 +222,7 @@ export function createIntentService(deps: IntentServiceDeps) {
       if (err instanceof DomainError && err.code === 'invalid_inputs') {
         // The caller may not know which plan selection picked: name it and the schema to fill.
         const payload = choice.record.payload as PlanGraphPayload;
-        const phrasings = [payload.description ?? '', ...(payload.examples ?? [])];
-        const suggested = suggestInputs(payload.inputs_schema, input.task_descriptor, input.inputs ?? {}, phrasings);
+        const suggested = suggestInputs(payload.inputs_schema, input.task_descriptor, input.inputs ?? {}, planPhrasings(payload));
         const named = Object.entries(suggested).map(([k, v]) => `${k}=${typeof v === 'string' && !/\s/.test(v) ? v : JSON.stringify(v)}`);
         const hint = named.length > 0 ? `; the task names ${named.join(', ')}: send ${named.length > 1 ? 'them' : 'it'} in inputs` : '';
         throw new DomainError('invalid_inputs', `${err.message} (plan ${choice.record.id}, ${payload.intent}, chosen by ${choice.selected_by})${hint}`, {
