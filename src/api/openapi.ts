@@ -9,6 +9,7 @@ export function buildOpenApi(routes: readonly RouteDefinition[]) {
   for (const route of routes) {
     const path = route.url.replace(/:(\w+)/g, '{$1}');
     const parameters = [...route.url.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+    const content = { [route.response instanceof z.ZodString ? 'text/plain' : 'application/json']: { schema: toSchema(route.response) } };
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = {
       summary: route.summary,
@@ -16,10 +17,8 @@ export function buildOpenApi(routes: readonly RouteDefinition[]) {
       parameters,
       ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(route.body) } } } } : {}),
       responses: {
-        [String(route.status ?? 200)]: {
-          description: 'success',
-          content: { [route.response instanceof z.ZodString ? 'text/plain' : 'application/json']: { schema: toSchema(route.response) } },
-        },
+        [String(route.status ?? 200)]: { description: 'success', content },
+        ...(route.alsoStatus ? { [String(route.alsoStatus.status)]: { description: route.alsoStatus.description, content } } : {}),
         default: { description: 'error: {error: {code, message, details}}' },
       },
     };

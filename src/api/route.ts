@@ -35,6 +35,8 @@ export interface RouteDefinition<B extends z.ZodType = z.ZodType, P extends z.Zo
   query?: Q;
   /** Success status (200 by default). */
   status?: number;
+  /** Another success status the handler sends itself (same response schema), and when: listed in the OpenAPI document. */
+  alsoStatus?: { status: number; description: string };
   /** What the handler's result is parsed through before it is sent: unnamed fields are dropped. */
   response: z.ZodType;
   handler(req: RouteRequest<z.infer<B>, z.infer<P>, z.infer<Q>>): Promise<unknown>;

@@ -81,6 +81,8 @@ export async function ensureTemporal(config: Config, log: (line: string) => void
     uiPort: config.TEMPORAL_UI_PORT,
     dbFile: resolve(config.DATA_DIR, 'temporal.sqlite'),
     namespace: config.TEMPORAL_NAMESPACE,
+    // `plangraph dev` stops it in order on the first signal, whenever that comes.
+    ownProcessGroup: true,
   });
 }
 

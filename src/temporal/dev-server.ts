@@ -72,6 +72,12 @@ export interface DevServerOptions {
   /** Dynamic config, passed as `--dynamic-config-value KEY=JSON`; DEV_SERVER_DYNAMIC_CONFIG by default. */
   dynamicConfig?: Record<string, string | number | boolean>;
   log?: (line: string) => void;
+  /**
+   * Start it in a process group of its own, so that only this process stops it. A terminal's
+   * Ctrl-C signals the whole foreground job: a server in that job would die at once, under a
+   * `plangraph dev` that is still starting up and about to call it.
+   */
+  ownProcessGroup?: boolean;
 }
 
 export interface DevServer {
@@ -113,7 +119,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
   for (const [key, value] of Object.entries(dynamicConfig)) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
 
-  const child = spawn(options.cliPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(options.cliPath, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: options.ownProcessGroup ?? false });
   const output: string[] = [];
   const keep = (chunk: Buffer) => {
     const text = chunk.toString();

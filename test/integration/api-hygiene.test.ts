@@ -134,6 +134,8 @@ describe('GET /docs', () => {
     expect(Object.keys(doc.paths['/v1/runs/{workflow_id}/resume']!.post!.responses['201']!.content!['application/json']!.schema.properties)).toEqual(
       expect.arrayContaining(['workflow_id', 'resumed_from', 'reused', 'rerun']),
     );
+    // An episode's retry under the same idempotency key answers 200, and the document says so.
+    expect(Object.keys(doc.paths['/v1/episodes']!.post!.responses).sort()).toEqual(['200', '201', 'default']);
     expect(doc.paths['/v1/stats']?.get).toBeDefined();
     expect(doc.paths['/metrics']?.get).toBeDefined();
   });

@@ -72,11 +72,13 @@ function alive(pid: number): boolean {
 }
 
 /** The Temporal CLI process `plangraph dev` started, `dev` being that process or `npm start` above it. */
-function devServerOf(dev: ChildHandle): number {
-  const all = processes();
-  const descends = (pid: number): boolean => pid === dev.child.pid || (pid > 1 && descends(all.find((p) => p.pid === pid)?.parent ?? 0));
-  const server = all.find((p) => p.name === 'temporal' && descends(p.parent))?.pid;
-  expect(server, `no dev server under plangraph dev:\n${dev.output()}`).toBeDefined();
+async function devServerOf(dev: ChildHandle): Promise<number> {
+  const serverUnder = () => {
+    const all = processes();
+    const descends = (pid: number): boolean => pid === dev.child.pid || (pid > 1 && descends(all.find((p) => p.pid === pid)?.parent ?? 0));
+    return all.find((p) => p.name === 'temporal' && descends(p.parent))?.pid;
+  };
+  const server = await until(async () => serverUnder(), (pid) => pid !== undefined, `a dev server under plangraph dev:\n${dev.output()}`);
   servers.push(server!);
   return server!;
 }
@@ -84,7 +86,7 @@ function devServerOf(dev: ChildHandle): number {
 describe('plangraph dev stops the dev server it started', () => {
   it('on one SIGTERM: everything stops in order', async () => {
     const dev = await startDev();
-    const server = devServerOf(dev);
+    const server = await devServerOf(dev);
     await dev.kill('SIGTERM');
     expect(dev.child.exitCode, dev.output()).toBe(0);
     expect(dev.output()).toContain('stopped');
@@ -93,7 +95,7 @@ describe('plangraph dev stops the dev server it started', () => {
 
   it('on another signal while stopping: exits at once, and the dev server still goes', async () => {
     const dev = await startDev();
-    const server = devServerOf(dev);
+    const server = await devServerOf(dev);
     dev.child.kill('SIGINT');
     // Two signals sent at once may arrive as one: the second comes while the first is being handled.
     await until(async () => dev.output(), (output) => output.includes('stopping (SIGINT)'), 'the orderly stop to begin');
@@ -103,12 +105,12 @@ describe('plangraph dev stops the dev server it started', () => {
     await until(async () => alive(server), (running) => !running, 'the dev server to exit', 15_000);
   }, 180_000);
 
-  /** `npm start` in a process group of its own, plangraph dev's process and its dev server's. */
-  async function npmStart(): Promise<{ npm: ChildHandle; dev: number; server: number }> {
-    const npm = await spawnProgramReady('npm', ['start'], { cwd: ROOT, env: await devEnv(), ready: READY, timeoutMs: 120_000, ownGroup: true });
+  /** `npm start` in a process group of its own (once its output matches `ready`), plangraph dev's process and its dev server's. */
+  async function npmStart(ready = READY): Promise<{ npm: ChildHandle; dev: number; server: number }> {
+    const npm = await spawnProgramReady('npm', ['start'], { cwd: ROOT, env: await devEnv(), ready, timeoutMs: 120_000, ownGroup: true });
     started.push(npm);
     groups.push(npm.child.pid!);
-    const server = devServerOf(npm);
+    const server = await devServerOf(npm);
     const dev = processInfo(server)!.parent;
     // No shell or launcher in between: a shell would not pass on a SIGTERM sent to npm, and the tsx
     // launcher relayed a terminal's Ctrl-C late enough to cut the stop short.
@@ -123,6 +125,17 @@ describe('plangraph dev stops the dev server it started', () => {
     await until(async () => alive(server) || alive(dev), (running) => !running, 'plangraph dev and its dev server to exit', 60_000);
     expect(npm.output()).toContain('[plangraph] stopped');
     expect(npm.output()).not.toContain('exiting now');
+  }, 180_000);
+
+  it('under npm start, a Ctrl-C while it starts up stops everything in order once it is up', async () => {
+    // The dev server is spawned; the schedule, the worker and the API are still to come.
+    const { npm, dev, server } = await npmStart(/Temporal: starting the dev server/);
+    process.kill(-npm.child.pid!, 'SIGINT');
+    await until(async () => alive(server) || alive(dev), (running) => !running, 'plangraph dev and its dev server to exit', 60_000);
+    // In the same process group the server died at once, and the start-up's calls failed against it.
+    expect(npm.output()).toContain('ready; Ctrl-C stops everything');
+    expect(npm.output()).toContain('[plangraph] stopped');
+    expect(npm.output()).not.toMatch(/Failed|exiting now/);
   }, 180_000);
 
   it('under npm start, a SIGTERM to npm alone stops everything in order', async () => {

@@ -17,6 +17,7 @@ export function episodeRoutes(services: Services) {
       tags: ['episodes'],
       body: newEpisodeSchema,
       status: 201,
+      alsoStatus: { status: 200, description: 'its idempotency key already stored it: nothing was created (header `idempotent-replayed: true`)' },
       response: memoryRecordSchema,
       handler: async ({ body, principal, reply }) => {
         const { record, existing } = await services.episodes.create(body, { actor: principal.name, where: 'body', trust: effectiveTrust(principal) });

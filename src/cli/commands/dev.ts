@@ -43,9 +43,10 @@ async function startApi(services: Services): Promise<FastifyInstance> {
 const RELAYED_SIGNAL_MS = 1_000;
 
 /**
- * Resolves on the first SIGINT/SIGTERM, which stops everything in order. Another signal while
- * that stop is under way (an impatient Ctrl-C, a SIGTERM after a SIGINT) exits at once: without a
- * handler Node would die on it before the dev server is stopped, leaving it running.
+ * Resolves on the first SIGINT/SIGTERM/SIGHUP, which stops everything in order (the dev server,
+ * in a process group of its own, gets no terminal's signal: this process stops it). Another
+ * signal while that stop is under way (an impatient Ctrl-C, a SIGTERM after a SIGINT) exits at
+ * once: without a handler Node would die on it before the dev server is stopped, leaving it running.
  */
 function stopSignal(): Promise<string> {
   return new Promise((resolve) => {
@@ -61,6 +62,7 @@ function stopSignal(): Promise<string> {
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
+    process.on('SIGHUP', onSignal);
   });
 }
 
