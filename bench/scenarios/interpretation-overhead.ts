@@ -35,7 +35,7 @@ export const interpretationOverhead: Scenario = {
     'whole chain runs inside one workflow task on the worker, one marker per node, so its time is the worker\'s own CPU per node.\n\n' +
     'Whole `npm run bench` runs since every side starts eagerly (2026-11-27 on; 61 pairs each, on machines of 5.5–14.4 ms per ' +
     'step of the baseline): 1.0–1.045, the executor 0.99–1.051 of the workflow doing the same bookkeeping; in the run above ' +
-    '1.0 (0.974–1.068) and 1.02, at 10.6 ms per step on an Intel Xeon machine (2026-11-28). Before eager start, 0.985–1.078 with 21 pairs ' +
+    '1.012 (0.988–1.049) and 1.016, at 12.1 ms per step on an Intel Xeon machine (2026-11-28). Before eager start, 0.985–1.078 with 21 pairs ' +
     'and 1.038–1.054 with 61. The spread between runs is the noise of the pairs, whose ratios range ±15% within one run. ' +
     'Each node\'s activity summary (`op · node id`, the node\'s label in the Temporal UI) is much ' +
     'of the executor\'s extra: in paired runs of the chain (25 pairs each, server-side durations per 50 steps) the executor took 17 ms more ' +

@@ -133,7 +133,7 @@ export const partitionedSize: Scenario = {
     '(cause FORCE_CLOSE_COMMAND) and the worker redoes it from history — the "failed or timed out" count. With 1,000 ' +
     'noop nodes in flight that happens hundreds of times per 50,000-node fan; at 200 rarely, though more often in a whole bench ' +
     'run than alone, and more since the dev servers give each task queue one partition (perhaps because activities reach the ' +
-    'worker sooner): 12–67 redone in the whole runs with one partition (92–203 s; 50 in the run above, 130 s), 7 in one with four (85 s), 0 with either when the ' +
+    'worker sooner): 12–67 redone in the whole runs with one partition (92–214 s; 20 in the run above, 186 s), 7 in one with four (85 s), 0 with either when the ' +
     'fan ran alone (77 and 80 s; AMD EPYC, 2026-11-26). The fan of 50,000 at the ' +
     'default parallelism of 1,000 once crashed the worker process on a machine at load 7–15 and completed at load 3–5, ' +
     'so this scenario runs it at 200 (BENCH_FAN_PARALLELISM overrides).',

@@ -124,20 +124,20 @@ export const throughput: Scenario = {
     'the bare hand-written workflow costs 38–104 ms of CPU on the machines measured so far, about two thirds of it in the dev ' +
     'server, so bare Temporal code itself reaches ~20–50 runs/s here and the 50 runs/s figure is at the edge of what two cores ' +
     'allow for either side. The ratio is what the executor controls.\n\n' +
-    'The executor costs 6–12% more CPU per run than the bare workflow in the whole bench runs since every side starts eagerly ' +
-    '(2026-11-27 on, eight machines: 2.1–13 ms; 78.2 against 76.1 ms of the worker\'s and the dev server\'s in the run above), ' +
+    'The executor costs 3–14% more CPU per run than the bare workflow in the whole bench runs since every side starts eagerly ' +
+    '(2026-11-27 on, nine runs: 2.1–13 ms; 99.6 against 87.7 ms of the worker\'s and the dev server\'s in the run above), ' +
     'plus ~0.35 ms of Postgres. The other sides split that extra three ways, measured side by side in the same runs (the run ' +
     'above in brackets):\n\n' +
     '- **Bookkeeping**, the starter\'s insert and the sink\'s update that count the run exactly once: the bare workflow doing ' +
-    'the same reached 0.948–1.029 of bare (1.029).\n' +
+    'the same reached 0.943–1.029 of bare (0.943).\n' +
     '- **Node labels**, each activity\'s summary (`op · node id`): the bare workflow labelling its activities so reached ' +
-    '0.963–1.019 of itself unlabelled (1.019). The labelled and bare runs record the same events at the same pace, and a `perf` ' +
+    '0.932–1.019 of itself unlabelled (0.932). The labelled and bare runs record the same events at the same pace, and a `perf` ' +
     'profile of the dev server spreads the extra over SQLite, protobuf decoding and the garbage collector: a cost inside ' +
     'Temporal, paid by any workflow that labels its activities. plangraph keeps the labels (without them the Temporal UI ' +
     'shows a column of identical op names).\n' +
-    '- **The rest**, interpretation and the run\'s larger data: the executor reached 0.907–0.974 of the bookkept workflow ' +
-    '(0.974), with 1.9–3.1 ms more of the bench process\'s CPU per run and 0.6–4 ms more of the dev server\'s (2.8 and ' +
-    '2.2 ms).\n\n' +
+    '- **The rest**, interpretation and the run\'s larger data: the executor reached 0.896–0.974 of the bookkept workflow ' +
+    '(0.896), with 1.9–3.5 ms more of the bench process\'s CPU per run and 0.6–6.3 ms more of the dev server\'s (3.5 and ' +
+    '6.3 ms; the labelled workflow took 5.9 ms more of the dev server\'s than the bare one in the same run).\n\n' +
     'That rest is spread thin. Per-thread CPU of the bench process over 8 alternating pairs of bursts puts the workflow thread ' +
     '+0.4–0.8 ms per run, V8\'s garbage-collection helper threads +0.35–0.75 ms and the main thread (client and starter) ' +
     '+0.2–0.7 ms. CPU profiles of the workflow thread in a burst put ~0.4–0.6 ms per run in the executor\'s own ' +
@@ -159,13 +159,14 @@ export const throughput: Scenario = {
     'are prepared once per connection and group-committed. The dev-server settings at the top of this page removed the server\'s ' +
     'own noise from the comparison; eager activities and one partition per queue made both sides 16–23% faster, so the executor\'s ' +
     'fixed extra weighs more beside them.\n\n' +
-    'In the seven whole bench runs before this one since every side starts eagerly the executor reached 0.899–0.945 of the bare ' +
-    'workflow, and 0.969 (0.927–1.012) in the run above, on an Intel Xeon machine slower than those (a run costs ~76 ms of CPU ' +
-    'there against ~51, so the executor\'s few ms weigh less); 0.892–0.956 in the whole runs before that (2026-11-26 and 27). Eager start made the bare workflow 1.025–1.05 times as fast as itself started the usual ' +
-    'way, and the executor reached 0.925–1.012 of that usual-way workflow (1.012 above): plangraph\'s runs gain what any ' +
-    'workflow started eagerly gains, and the distance to bare code started the same way is unchanged. On the faster machines the ' +
-    'executor stays a few points short of the 0.95 goal: a few ms of CPU per run for the run\'s visibility, its full result, its ' +
-    'labels and its exactly-once bookkeeping, which plangraph keeps.\n\n' +
+    'In the nine whole bench runs since every side starts eagerly the executor reached 0.899–0.969 of the bare workflow: ' +
+    '0.899–0.945 in seven on faster machines, and on two runs the same day on one Intel Xeon machine 0.969 (0.927–1.012) and, ' +
+    'in the run above, 0.918 (0.839–0.937), where the dev server\'s CPU per run of identical batches drifted between 40 and 64 ms; ' +
+    '0.892–0.956 in the whole runs before that (2026-11-26 and 27). Eager start made the bare workflow 1.025–1.087 times as fast ' +
+    'as itself started the usual way, and the executor reached 0.925–1.014 of that usual-way workflow (1.014 above): ' +
+    'plangraph\'s runs gain what any workflow started eagerly gains, and the distance to bare code started the same way is ' +
+    'unchanged. The executor stays a few points short of the 0.95 goal in all but one of those runs: a few ms of CPU per run for ' +
+    'the run\'s visibility, its full result, its labels and its exactly-once bookkeeping, which plangraph keeps.\n\n' +
     'Rates fall by about a fifth over a run, on both sides, as the dev server\'s in-memory database fills; a pair taken back to ' +
     'back sees the same state. A batch well under 1 run/s waited 5 minutes on an activity task a worker took and never ' +
     'completed (the start-to-close timeout); it happened on either side when the machine was overloaded. The worker options ' +
