@@ -33,8 +33,18 @@ function malformed(message: string): DomainError {
   return new DomainError('bad_request', `invalid body: body ${message}`, { fields: [{ field: 'body', message }] });
 }
 
-/** Puts parseJsonBody in place of Fastify's JSON parser. */
+/** A body in any other media type: empty, it is no body (a browser's bodiless `fetch` sends text/plain); else a 400. */
+function otherMediaType(_request: unknown, body: Buffer): Promise<undefined> {
+  if (body.length === 0) return Promise.resolve(undefined);
+  return Promise.reject(new DomainError('bad_request', 'request body must be application/json', { fields: [{ field: 'body', message: 'must be application/json' }] }));
+}
+
+/**
+ * Puts parseJsonBody in place of Fastify's JSON parser, and refuses every other media type,
+ * text/plain included (Fastify would otherwise pass its text on as a string).
+ */
 export function registerJsonBody(app: FastifyInstance): void {
-  app.removeContentTypeParser('application/json');
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, async (_request: unknown, body: Buffer) => parseJsonBody(bodyText(body)));
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, otherMediaType);
 }

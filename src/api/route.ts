@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { formatPath } from '../domain/graph';
+import { fieldIssues } from '../domain/schema-issues';
 import { DomainError } from '../domain/errors';
 import type { Principal } from '../domain/principal';
 
@@ -54,13 +55,7 @@ export function parseWith<T extends z.ZodType>(schema: T | undefined, value: unk
   if (!schema) return value as z.infer<T>;
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const field = (path: PropertyKey[]) => [where, formatPath(path)].filter(Boolean).join('.');
-  // An unknown key is named where it is (`query.limt`), not at the object that holds it.
-  const fields = result.error.issues.flatMap((issue) =>
-    issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => ({ field: field([...issue.path, key]), message: 'is not a known field' }))
-      : [{ field: field(issue.path), message: issue.message }],
-  );
+  const fields = fieldIssues(result.error).map((issue) => ({ field: [where, formatPath(issue.path)].filter(Boolean).join('.'), message: issue.message }));
   throw new DomainError('bad_request', `invalid ${where}: ${fields.map((f) => `${f.field}: ${f.message}`).join('; ')}`, { fields });
 }
 

@@ -16,6 +16,7 @@ import { jsonProblem } from '../domain/json-limits';
 import { activeTracing } from '../telemetry/tracing';
 import { registerRequestSpans } from './request-spans';
 import { registerJsonBody } from './json-body';
+import { queryProblem } from './query-check';
 
 export interface ApiOptions {
   /** Log every request at LOG_LEVEL; without it only unhandled errors (500s) are logged, always. */
@@ -56,8 +57,10 @@ export async function buildApi(services: Services, options: ApiOptions = {}): Pr
   });
   // Every body is checked once, before any route sees it: nesting that would overflow recursive
   // code downstream, text or numbers Postgres could not store as given, and keys that could
-  // replace a prototype (json-limits.ts).
+  // replace a prototype (json-limits.ts). The query string too, before it (query-check.ts).
   app.addHook('preValidation', async (request) => {
+    const query = queryProblem(request.url, request.query);
+    if (query) throw new DomainError('bad_request', `invalid query: ${query.field}: ${query.message}`, { fields: [query] });
     const problem = jsonProblem(request.body);
     if (!problem) return;
     const field = formatPath(['body', ...problem.path]);

@@ -12,6 +12,8 @@ import { approvalIssues } from './approval-validation';
 import { checkForEach } from './map-node';
 import { collectTemplateRefs, parseRef } from './refs';
 import { isSubPlanNode, subPlanNodeProblem } from './sub-plan';
+import { fieldIssues } from './schema-issues';
+import type { z } from 'zod';
 
 export { findCycle, indexGraph, topologicalOrder, type GraphIndex } from './graph-index';
 
@@ -204,17 +206,17 @@ export function validatePlanGraph(plan: PlanGraphPayload, options: ValidateOptio
 }
 
 /** Turns zod issues into plan issues with the `invalid_schema` code. */
-export function schemaIssues(error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> }): PlanIssue[] {
-  return error.issues.map((issue) => {
+export function schemaIssues(error: z.ZodError): PlanIssue[] {
+  return fieldIssues(error).map((issue) => {
     const path = formatPath(issue.path);
     return { code: 'invalid_schema', path, message: `${path || 'payload'}: ${issue.message}` };
   });
 }
 
-/** Renders a path such as ["nodes", 2, "id"] as `nodes[2].id`. */
+/** Renders a path such as ["nodes", 2, "id"] as `nodes[2].id` (an empty key as `[""]`). */
 export function formatPath(path: readonly PropertyKey[]): string {
   return path
-    .map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`))
+    .map((part, i) => (typeof part === 'number' ? `[${part}]` : part === '' ? '[""]' : i === 0 ? String(part) : `.${String(part)}`))
     .join('');
 }
 

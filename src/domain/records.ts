@@ -54,13 +54,13 @@ const MAX_EPOCH_MS = 8.64e15;
 const instant = z.union([timestamptzSchema, z.number().int().nonnegative().max(MAX_EPOCH_MS)]);
 
 // ---------- episodic ----------
-export const timelineEventSchema = z.object({
+export const timelineEventSchema = z.strictObject({
   t: instant,
   event_kind: z.string(),
   ref: z.string().optional(),
   summary: z.string().optional(),
 });
-export const toolNodeSchema = z.object({
+export const toolNodeSchema = z.strictObject({
   id: z.string().min(1),
   tool: z.string().min(1),
   args: jsonObject.default({}),
@@ -68,7 +68,7 @@ export const toolNodeSchema = z.object({
   timestamp: instant.optional(),
   depends_on: z.array(z.string()).default([]),
 });
-export const episodicPayloadSchema = z.object({
+export const episodicPayloadSchema = z.strictObject({
   kind: z.literal('episodic'),
   timeline: z.array(timelineEventSchema).default([]),
   tool_graph: z.array(toolNodeSchema).default([]),
@@ -83,14 +83,14 @@ export type ToolNode = z.infer<typeof toolNodeSchema>;
 const durationSchema = z
   .union([z.string().max(32).regex(DURATION_PATTERN, 'expected a duration such as "250ms", "1.5s", "5m" or "2h"'), z.number().positive().finite()])
   .refine((d) => durationMs(d) > 0, 'a duration must be longer than zero');
-export const retryPolicySchema = z.object({
+export const retryPolicySchema = z.strictObject({
   maximum_attempts: z.number().int().min(1).max(100).optional(),
   initial_interval: durationSchema.optional(),
   backoff_coefficient: z.number().min(1).max(10).optional(),
   maximum_interval: durationSchema.optional(),
   non_retryable_error_types: z.array(z.string()).optional(),
 });
-export const nodePolicySchema = z.object({
+export const nodePolicySchema = z.strictObject({
   retry: retryPolicySchema.optional(),
   start_to_close_timeout: durationSchema.optional(),
   schedule_to_close_timeout: durationSchema.optional(),
@@ -103,7 +103,7 @@ export const nodePolicySchema = z.object({
 export type NodePolicy = z.infer<typeof nodePolicySchema>;
 export type Duration = z.infer<typeof durationSchema>;
 
-export const planNodeSchema = z.object({
+export const planNodeSchema = z.strictObject({
   id: z.string(),
   op: z.string().min(1),
   params: jsonObject.default({}),
@@ -116,7 +116,7 @@ export const planNodeSchema = z.object({
 export type PlanNode = z.infer<typeof planNodeSchema>;
 
 export const EDGE_KINDS = ['data', 'control'] as const;
-export const planEdgeSchema = z.object({
+export const planEdgeSchema = z.strictObject({
   from: z.string(),
   to: z.string(),
   kind: z.enum(EDGE_KINDS),
@@ -134,7 +134,7 @@ export const planConstraintsSchema = z
   .catchall(boundedJson);
 export type PlanConstraints = z.infer<typeof planConstraintsSchema>;
 
-export const planMetricsSchema = z.object({
+export const planMetricsSchema = z.strictObject({
   execution_count: z.number().int().nonnegative().default(0),
   failure_rate: z.number().min(0).max(1).default(0),
   avg_latency_ms: z.number().nonnegative().default(0),
@@ -142,7 +142,7 @@ export const planMetricsSchema = z.object({
 });
 export type PlanMetrics = z.infer<typeof planMetricsSchema>;
 
-export const planGraphPayloadSchema = z.object({
+export const planGraphPayloadSchema = z.strictObject({
   kind: z.literal('plan_graph'),
   plan_id: z.string().min(1),
   version: z.string().default('1'),
@@ -162,13 +162,13 @@ export type PlanGraphPayload = z.infer<typeof planGraphPayloadSchema>;
 export type PlanGraphPayloadInput = z.input<typeof planGraphPayloadSchema>;
 
 // ---------- competence ----------
-export const competencePayloadSchema = z.object({
+export const competencePayloadSchema = z.strictObject({
   kind: z.literal('competence'),
   skill_name: z.string().min(1),
-  triggers: z.array(z.object({ signal: z.string(), conditions: jsonObject.optional() })).default([]),
-  recipe: z.array(z.object({ step: z.number().int(), tool: z.string() })).default([]),
+  triggers: z.array(z.strictObject({ signal: z.string(), conditions: jsonObject.optional() })).default([]),
+  recipe: z.array(z.strictObject({ step: z.number().int(), tool: z.string() })).default([]),
   required_tools: z.array(z.string()).default([]),
-  performance: z.object({
+  performance: z.strictObject({
     success_count: z.number().int().nonnegative(),
     failure_count: z.number().int().nonnegative(),
     success_rate: z.number().min(0).max(1),
@@ -187,7 +187,7 @@ export const payloadSchema = z.discriminatedUnion('kind', [
 export type Payload = z.infer<typeof payloadSchema>;
 
 /** Fields a caller sets when storing a record; the store assigns ids and timestamps. */
-export const recordEnvelopeSchema = z.object({
+export const recordEnvelopeSchema = z.strictObject({
   sensitivity: sensitivitySchema.default('low'),
   confidence: z.number().min(0).max(1).default(0.5),
   salience: z.number().min(0).default(0),
@@ -246,7 +246,7 @@ export const redactedRecordSchema = memoryRecordSchema
 export type RedactedRecord = z.infer<typeof redactedRecordSchema>;
 
 /** Who is asking: the caller's clearance (docs/concepts.md#trust-contexts-and-visibility). */
-export const trustContextSchema = z.object({
+export const trustContextSchema = z.strictObject({
   max_sensitivity: sensitivitySchema,
   authenticated: z.boolean(),
   scopes: z.array(z.string()).optional(),

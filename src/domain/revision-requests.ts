@@ -18,20 +18,21 @@ const overrides = {
 };
 
 export const authorPlanSchema = recordEnvelopeSchema.extend({ payload: z.unknown(), reason });
-export const supersedeSchema = z.object({ expected_revision: expectedRevision, payload: z.unknown(), reason, ...overrides });
+export const supersedeSchema = z.strictObject({ expected_revision: expectedRevision, payload: z.unknown(), reason, ...overrides });
 export const forkSchema = supersedeSchema;
-export const contestSchema = z.object({
+export const contestSchema = z.strictObject({
   expected_revision: expectedRevision,
   reason: storableText.min(1).max(2000),
   /** A record (e.g. a failed episode or a rival plan) that contests this plan. */
   evidence_id: z.uuid().optional(),
 });
-export const retractSchema = z.object({ expected_revision: expectedRevision, reason });
-export const mergeSchema = z.object({
+export const retractSchema = z.strictObject({ expected_revision: expectedRevision, reason });
+export const mergeSchema = z.strictObject({
   sources: z
-    .array(z.object({ id: z.uuid(), expected_revision: expectedRevision }))
+    .array(z.strictObject({ id: z.uuid(), expected_revision: expectedRevision }))
     .min(2)
-    .refine((s) => new Set(s.map((x) => x.id)).size === s.length, 'sources must be distinct plans'),
+    // A UUID names the same plan in either case.
+    .refine((s) => new Set(s.map((x) => x.id.toLowerCase())).size === s.length, 'sources must be distinct plans'),
   payload: z.unknown(),
   reason,
   ...overrides,

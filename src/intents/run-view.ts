@@ -149,10 +149,20 @@ export function createRunViewer(deps: RunViewerDeps) {
         const state = runViewState(description);
         throw new DomainError('conflict', `run ${workflowId} is already ${state}`, { workflow_id: workflowId, state });
       }
-      await client.workflow.getHandle(workflowId, description.runId).cancel();
+      await client.workflow.getHandle(workflowId, description.runId).cancel().catch((err: unknown) => {
+        throw endedMeanwhile(err, workflowId, 'the cancellation reached it');
+      });
       return { workflow_id: workflowId, run_id: description.runId, cancel_requested: true };
     },
   };
 }
 
 export type RunViewer = ReturnType<typeof createRunViewer>;
+
+/**
+ * A run that closed between the check that it runs and the call that needs it running (Temporal
+ * answers "not found"): a 409, as for any closed run. Other errors pass through.
+ */
+export function endedMeanwhile(err: unknown, workflowId: string, before: string): unknown {
+  return err instanceof WorkflowNotFoundError ? new DomainError('conflict', `run ${workflowId} ended before ${before}`, { workflow_id: workflowId }) : err;
+}

@@ -14,7 +14,7 @@ import { appendAudit } from '../store/record-log';
 /** Salience added per reinforcement unless the caller names another gain. */
 export const DEFAULT_REINFORCE_GAIN = 0.1;
 
-export const reinforceInputSchema = z.object({
+export const reinforceInputSchema = z.strictObject({
   reason: z.string().max(2000).optional(),
   gain: z.number().min(0).max(1).default(DEFAULT_REINFORCE_GAIN),
   /** The task the plan served: it joins the plan's learned aliases. */

@@ -32,7 +32,7 @@ import { trustWhere } from './trust-sql';
 import { retrievalDuration } from '../telemetry/metrics';
 import { RECORD_COLUMNS, toMemoryRecord, type RecordRow } from '../store/records';
 
-export const retrieveRequestSchema = z.object({
+export const retrieveRequestSchema = z.strictObject({
   task_descriptor: z.string().min(1).max(MAX_TASK_DESCRIPTOR_CHARS),
   /** Required: a missing trust context is an error, never a default. */
   trust: trustContextSchema,

@@ -10,7 +10,7 @@ import { APPROVAL_DECISIONS, APPROVAL_REFUSALS, approvalUpdate, type ApprovalDec
 import { approvalDecisionSchema, approvalWaitSchema } from '../domain/approval-schemas';
 import { DomainError } from '../domain/errors';
 import { effectiveTrust, type Principal } from '../domain/principal';
-import { runViewState, type RunViewer } from '../intents/run-view';
+import { endedMeanwhile, runViewState, type RunViewer } from '../intents/run-view';
 
 export const approvalBodySchema = z
   .object({
@@ -56,7 +56,7 @@ export function createApprover(deps: { client: Client; viewer: Pick<RunViewer, '
         const cause = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
         const code = cause instanceof ApplicationFailure ? REFUSAL_CODES[cause.type ?? ''] : undefined;
         if (code) throw new DomainError(code, cause!.message, { workflow_id: workflowId, node_id: nodeId });
-        throw err;
+        throw endedMeanwhile(err, workflowId, 'the decision reached it');
       }
     },
 

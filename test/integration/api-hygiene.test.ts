@@ -2,6 +2,7 @@
  * Input hygiene over real HTTP: every class of bad input is a 4xx in the one error shape and
  * stores nothing; unknown routes are 404; /docs is the OpenAPI document of the zod schemas.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiTestContext, errorOf, type ApiTestContext } from './api-harness';
 
@@ -57,6 +58,41 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
     ['unknown query parameter', () => ctx.call('GET', '/v1/plans?limt=5'), 400, 'bad_request', 'query.limt'],
     ['a query parameter on a route that takes none', () => ctx.call('GET', '/v1/stats?plan=x'), 400, 'bad_request', 'query.plan'],
     ['a body on a route that takes none', () => ctx.call('POST', '/v1/runs/plan-x/resume', { inputs: { n: 1 } }), 400, 'bad_request', 'body.inputs'],
+    // Misspelt fields are refused wherever they are, never dropped: a dropped `max_sensitivty` would run with wider trust.
+    ['misspelt trust field (intent)', () => ctx.call('POST', '/v1/intents', { task_descriptor: 'x', trust: { max_sensitivty: 'public' } }), 400, 'bad_request', 'body.trust.max_sensitivty'],
+    ['misspelt envelope field (episode)', () => ctx.call('POST', '/v1/episodes', { ...validEpisode, sensitivty: 'high' }), 400, 'bad_request', 'body.sensitivty'],
+    [
+      'misspelt field of a tool call (episode)',
+      () => ctx.call('POST', '/v1/episodes', { payload: { ...validEpisode.payload, tool_graph: [{ id: 'a', tool: 'noop', argz: { n: 1 } }] } }),
+      400,
+      'bad_request',
+      'body.payload.tool_graph[0].argz',
+    ],
+    ['misspelt envelope field (plan)', async () => ctx.call('POST', '/v1/plans', { sensitivty: 'high', payload: {} }, await ctx.key('writer', 'high')), 400, 'bad_request', 'body.sensitivty'],
+    [
+      'unknown trust field (retrieve)',
+      () => ctx.call('POST', '/v1/retrieve', { task_descriptor: 'x', trust: { max_sensitivity: 'public', authenticated: false, scope: 'a' } }),
+      400,
+      'bad_request',
+      'body.trust.scope',
+    ],
+    ['misspelt field (reinforce)', async () => ctx.call('POST', `/v1/plans/${randomUUID()}/reinforce`, { gian: 1 }, await ctx.key('writer', 'high')), 400, 'bad_request', 'body.gian'],
+    ['misspelt field (consolidation)', async () => ctx.call('POST', '/v1/consolidation/run', { pagesize: 1 }, await ctx.key('operator', 'high')), 400, 'bad_request', 'body.pagesize'],
+    [
+      'one plan named twice in a merge (a UUID in either case)',
+      async () => {
+        const id = randomUUID();
+        return ctx.call('POST', '/v1/plans/merge', { sources: [{ id, expected_revision: 1 }, { id: id.toUpperCase(), expected_revision: 1 }], payload: {} }, await ctx.key('writer', 'high'));
+      },
+      400,
+      'bad_request',
+      'body.sources',
+    ],
+    ['a NUL in a query value', () => ctx.call('GET', '/v1/plans?intent=greet%00x'), 400, 'bad_request', 'query.intent'],
+    ['a query value that is not UTF-8', () => ctx.call('GET', '/v1/plans?intent=caf%E9'), 400, 'bad_request', 'query.intent'],
+    ['a JSON body labelled text/plain', () => raw('/v1/episodes', JSON.stringify(validEpisode), 'text/plain'), 400, 'bad_request', 'body'],
+    // As a browser's bodiless fetch() sends it: read as no body, so the route answers (here: no such run).
+    ['an empty text/plain body is no body', () => raw('/v1/runs/plan-x/resume', '', 'text/plain'), 404, 'not_found'],
     ['missing field (intent)', () => ctx.call('POST', '/v1/intents', { inputs: {} }), 400, 'bad_request', 'body.task_descriptor'],
     ['missing field (episode)', () => ctx.call('POST', '/v1/episodes', { payload: { kind: 'episodic' } }), 400, 'bad_request', 'body.payload.outcome'],
     ['invalid enum (episode)', () => ctx.call('POST', '/v1/episodes', { ...validEpisode, sensitivity: 'secret' }), 400, 'bad_request', 'body.sensitivity'],

@@ -103,6 +103,16 @@ describe('approval nodes', () => {
     expect(afterwards.json()).toMatchObject({ workflow_id: id, waiting_for: [], approvals: [{ node_id: 'ok', decision: 'approve', by: 'approver' }] });
   });
 
+  it('decisions sent at once: one is taken, the others are 409s, never a 500 (the run may close under them)', async () => {
+    // A lone approval node: the first decision ends the run while the others are on their way.
+    const id = await start({ nodes: [{ id: 'go', op: 'approval', params: { prompt: 'Ship?' } }], edges: [] });
+    await untilWaiting(id, 'go');
+    const answers = await Promise.all(Array.from({ length: 5 }, () => decide(id, 'go', { decision: 'approve' })));
+    const statuses = answers.map((a) => a.statusCode).sort();
+    expect(statuses, answers.map((a) => a.body).join('\n')).toEqual([200, 409, 409, 409, 409]);
+    expect((await settled(id)).state).toBe('succeeded');
+  });
+
   it('a rejection fails the node with approval_rejected and the run with it (fail_fast cancels what waits on it)', async () => {
     const id = await start(approvalPlan());
     await untilWaiting(id, 'ok');

@@ -170,6 +170,21 @@ describe('error paths', () => {
     expect((await app.inject({ method: 'GET', url: `/v1/plans?intent=${intent}`, headers: auth() })).json().items).toEqual([]);
   });
 
+  it('422 invalid_schema naming each misspelt field of the plan, wherever it is (never dropped); nothing stored', async () => {
+    const intent = uid('misspelt');
+    const plan = payload(intent);
+    const misspelt = {
+      ...plan,
+      edgs: [],
+      nodes: plan.nodes.map((node, i) => (i === 0 ? { ...node, param: { x: 1 }, policy: { retries: 5 } } : node)),
+    };
+    const res = await app.inject({ method: 'POST', url: '/v1/plans', headers: auth(), payload: { payload: misspelt } });
+    expect(res.statusCode).toBe(422);
+    const paths = (res.json().error.details.issues as Array<{ code: string; path: string }>).map((i) => `${i.code} ${i.path}`).sort();
+    expect(paths).toEqual(['invalid_schema edgs', 'invalid_schema nodes[0].param', 'invalid_schema nodes[0].policy.retries']);
+    expect((await app.inject({ method: 'GET', url: `/v1/plans?intent=${intent}`, headers: auth() })).json().items).toEqual([]);
+  });
+
   it('422 invalid_schema for an inputs_schema that is not a valid JSON Schema, naming the path and Ajv reason; nothing stored', async () => {
     const cases: Array<[Record<string, unknown>, string, RegExp]> = [
       [{ type: 'objekt' }, 'inputs_schema.type', /must be equal to one of the allowed values/],

@@ -182,5 +182,9 @@ describe('security: API keys are listed and revoked from the CLI', () => {
 
     await expect(runCli(ctx, 'keys', 'revoke', '00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('no API key with id') });
     await expect(runCli(ctx, 'keys', 'revoke', 'my-agent')).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('<id> must be a key id') });
+    // A key must act as someone: its writes record the name as their actor.
+    const keysBefore = (JSON.parse((await runCli(ctx, 'keys', 'list', '--json')).stdout) as unknown[]).length;
+    await expect(runCli(ctx, 'keys', 'create', '--principal', ' ', '--max-sensitivity', 'low')).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('--principal must name who the key acts as: the name is blank') });
+    expect(JSON.parse((await runCli(ctx, 'keys', 'list', '--json')).stdout)).toHaveLength(keysBefore);
   }, 120_000);
 });

@@ -5,7 +5,7 @@ import { DomainError } from '../../domain/errors';
 import type { Services } from '../../services';
 import { defineRoute } from '../route';
 
-export const consolidationRunBodySchema = z.object({
+export const consolidationRunBodySchema = z.strictObject({
   page_size: z.number().int().min(1).max(5000).optional(),
 });
 export const consolidationRunResponseSchema = consolidationResultSchema.extend({ workflow_id: z.string() });

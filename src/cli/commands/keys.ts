@@ -7,6 +7,7 @@ import { createApiKeyStore } from '../../store/api-keys';
 import { createDb } from '../../db/client';
 import { SENSITIVITIES, type Sensitivity } from '../../domain/records';
 import { z } from 'zod';
+import { textProblem } from '../../domain/json-limits';
 import { UsageError } from '../flags';
 import { configFromEnv, migrateOrFail } from '../runtime';
 
@@ -21,6 +22,9 @@ export function registerKeyCommands(program: Command): void {
     .addOption(new Option('--max-sensitivity <level>', 'highest sensitivity the key may see').choices(SENSITIVITIES).makeOptionMandatory())
     .option('--scope <scope>', 'a scope the key may see (repeatable; none = any scope)', collect)
     .action(async (options: { principal: string; maxSensitivity: Sensitivity; scope?: string[] }) => {
+      // The name is the actor of every write the key makes: blank, those writes name no one.
+      const problem = options.principal.trim() === '' ? 'is blank' : textProblem(options.principal);
+      if (problem) throw new UsageError(`--principal must name who the key acts as: the name ${problem}`);
       await withKeyStore(async (store) => {
         const { key } = await store.create(options.principal, options.maxSensitivity, options.scope);
         console.error(
