@@ -25,9 +25,8 @@ export function taskInputs(plan: PlanGraphPayload, episode: TaskShape): PlanGrap
   const summaries = episode.timeline.map((e) => e.summary ?? '').filter(Boolean).join('\n');
   const environment = new Set(leaves(episode.environment ?? {}).map((l) => `${typeof l.value}:${l.value}`));
   if (!summaries && environment.size === 0) return plan;
-  const stated = (value: string | number) =>
-    environment.has(`${typeof value}:${value}`) ||
-    (typeof value === 'string' ? summaries.includes(value) : new RegExp(`(^|[^\\d.])${String(value).replace('.', '\\.')}($|[^\\d.])`).test(summaries));
+  const inText = statedIn(summaries);
+  const stated = (value: string | number) => environment.has(`${typeof value}:${value}`) || inText(value);
 
   const inputs = InputSet.from(plan.inputs_schema);
   const byValue = new Map<string, string>();
@@ -43,6 +42,14 @@ export function taskInputs(plan: PlanGraphPayload, episode: TaskShape): PlanGrap
     return params === node.params ? node : { ...node, params };
   });
   return byValue.size === 0 ? plan : { ...plan, nodes, inputs_schema: inputs.toSchema() };
+}
+
+/** Whether a text states a value: a string anywhere in it, a number not inside a longer one. */
+function statedIn(text: string): (value: unknown) => boolean {
+  return (value) =>
+    typeof value === 'string'
+      ? text.includes(value)
+      : typeof value === 'number' && new RegExp(`(^|[^\\d.])${String(value).replace('.', '\\.')}($|[^\\d.])`).test(text);
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -75,6 +82,8 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
   const inputs = InputSet.from(plan.inputs_schema);
   const twinInputs = InputSet.from(twin.inputs_schema);
   const byPair = new Map<string, string>();
+  /** Inputs standing where one twin read an upstream output: never given a literal default. */
+  const replacedReference = new Set<string>();
   const observed = (value: unknown): unknown[] => {
     const name = inputRefName(value);
     if (name) return [...twinInputs.examples(name)];
@@ -140,18 +149,29 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
       return mine;
     }
     const values = [...(isTemplate(mine) ? [] : [mine]), ...observed(theirs)];
-    return inputRef(newInput(path, values, [mine, theirs]));
+    const name = newInput(path, values, [mine, theirs]);
+    replacedReference.add(name);
+    return inputRef(name);
   };
 
   const pairs = twinNodes(plan, twin);
   const nodes = plan.nodes.map((node) => ({ ...node, params: unify(node.params, pairs.get(node.id), []) as Params }));
-  return {
-    ...plan,
-    description: plan.description ?? twin.description,
-    examples: mergeExamples(plan.examples, twin.examples),
-    nodes,
-    inputs_schema: inputs.toSchema(),
-  };
+  const description = plan.description ?? twin.description;
+  const examples = mergeExamples(plan.examples, twin.examples);
+  // An arg the twins disagree on that no task of theirs names (a URL's query, a tuning knob) is
+  // how one episode happened to do the job, not what the caller asks for: it keeps the plan's
+  // value as its default, so a request that ran before still runs. Task-named values stay required.
+  // The tasks are the examples (a description without them is a sentence of op names).
+  const tasks = (examples ?? []).join('\n');
+  if (tasks.trim()) {
+    const named = statedIn(tasks);
+    for (const name of byPair.values()) {
+      if (replacedReference.has(name)) continue;
+      const [first, ...others] = inputs.examples(name);
+      if (first !== undefined && ![first, ...others].some(named)) inputs.setDefault(name, first);
+    }
+  }
+  return { ...plan, description, examples, nodes, inputs_schema: inputs.toSchema() };
 }
 
 const WORD = /[\p{L}\p{N}_]/u;

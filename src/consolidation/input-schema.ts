@@ -1,6 +1,7 @@
 /**
  * The `inputs_schema` of a learned plan: one required property per input, typed from the values
- * observed for it and carrying them as `examples`.
+ * observed for it and carrying them as `examples`; an input the tasks never name also carries a
+ * `default`, which a run's start fills in when the caller leaves the input out (run-inputs.ts).
  */
 
 /** Most observed values an input keeps as examples. */
@@ -11,6 +12,7 @@ type JsonType = 'string' | 'integer' | 'number' | 'boolean';
 interface InputProperty {
   type?: JsonType;
   examples: unknown[];
+  default?: unknown;
 }
 
 /** The JSON Schema a learned plan's inputs are written as. */
@@ -46,14 +48,16 @@ function baseName(hint: string): string {
 /** A plan's inputs being built: names made unique, examples collected. */
 export class InputSet {
   private readonly properties = new Map<string, unknown[]>();
+  private readonly defaults = new Map<string, unknown>();
 
   /** The inputs already declared by a learned plan's schema (anything else reads as none). */
   static from(schema: Record<string, unknown>): InputSet {
     const set = new InputSet();
     const properties = schema.properties;
     if (properties && typeof properties === 'object' && !Array.isArray(properties)) {
-      for (const [name, property] of Object.entries(properties as Record<string, { examples?: unknown }>)) {
+      for (const [name, property] of Object.entries(properties as Record<string, { examples?: unknown; default?: unknown }>)) {
         set.properties.set(name, Array.isArray(property?.examples) ? [...(property.examples as unknown[])] : []);
+        if (property?.default !== undefined) set.defaults.set(name, property.default);
       }
     }
     return set;
@@ -91,6 +95,11 @@ export class InputSet {
     }
   }
 
+  /** The value a run takes when its caller leaves the input out. */
+  setDefault(name: string, value: unknown): void {
+    if (this.properties.has(name)) this.defaults.set(name, value);
+  }
+
   /** The schema, or `{}` when the plan takes no input. */
   toSchema(): LearnedInputsSchema | Record<string, never> {
     if (this.properties.size === 0) return {};
@@ -99,7 +108,8 @@ export class InputSet {
     for (const name of names) {
       const examples = this.properties.get(name)!;
       const type = jsonType(examples);
-      properties[name] = type ? { type, examples } : { examples };
+      const fallback = this.defaults.has(name) ? { default: this.defaults.get(name) } : {};
+      properties[name] = type ? { type, examples, ...fallback } : { examples, ...fallback };
     }
     return { type: 'object', properties, required: names };
   }

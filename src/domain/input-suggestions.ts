@@ -54,9 +54,19 @@ function positions(words: string[]): Map<string, number[]> {
   return at;
 }
 
+/** A possessive ending (`dana's`, `Priya’s,`): the name is a word of its own, whoever it is. */
+const POSSESSIVE = /^(.+?)(['’]s[,.;:!?)]*)$/;
+
 /** A text's words, ready to be read by position. */
 export function wordsOf(text: string): Words {
-  const raw = text.split(/\s+/).filter(Boolean);
+  const raw = text
+    .split(/\s+/)
+    .filter(Boolean)
+    .flatMap((word) => {
+      const possessive = POSSESSIVE.exec(word);
+      // Either apostrophe: a stored `dana’s` and a typed `priya's` end alike.
+      return possessive ? [possessive[1]!, possessive[2]!.replace('’', "'")] : [word];
+    });
   const bare = raw.map(strip);
   const lower = bare.map((w) => w.toLowerCase());
   return { raw, bare, lower, at: positions(bare), atLower: positions(lower) };

@@ -17,6 +17,7 @@ import { planPhrasings } from '../domain/phrasing-template';
 import { phrasingWithoutValues } from '../domain/alias-match';
 import { isSelectable, type Retriever } from '../retrieval/retrieve';
 import { PLAN_ID_ATTRIBUTE, startPlanRun, type RunOpener } from '../runs/start-run';
+import { missingInputs } from '../runs/run-inputs';
 import type { AliasLearner } from '../store/aliases';
 import type { RecordStore } from '../store/records';
 import { runUiUrl, type RunViewer } from './run-view';
@@ -136,8 +137,9 @@ export function createIntentService(deps: IntentServiceDeps) {
   async function retrievedPlan(taskDescriptor: string, trust: TrustContext): Promise<PlanChoice> {
     const { candidates, selection } = await deps.retriever.retrieve({ task_descriptor: taskDescriptor, trust, memory_types: ['plan_graph'], limit: CANDIDATE_LIMIT });
     const best = candidates.find((c) => isSelectable(c, trust));
-    selectionDecisions.inc({ decision: !best ? 'none' : selection.needs_more ? 'needs_more' : 'auto_run' });
+    // A pick is counted once its start is answered (start(): auto_run or refused).
     if (selection.needs_more || !best) {
+      selectionDecisions.inc({ decision: best ? 'needs_more' : 'none' });
       throw new DomainError(
         'needs_more',
         `no stored plan is a confident match (confidence ${selection.confidence.toFixed(3)} < ${selection.threshold}); name one with plan_id or describe the task further`,
@@ -187,6 +189,9 @@ export function createIntentService(deps: IntentServiceDeps) {
 
   async function start(input: IntentInput, trust: TrustContext, workflowId: string | undefined): Promise<IntentResponse> {
     const choice = input.plan_id ? await namedPlan(input.plan_id, trust) : await retrievedPlan(input.task_descriptor, trust);
+    const decided = (decision: 'auto_run' | 'refused') => {
+      if (choice.selected_by === 'retrieval') selectionDecisions.inc({ decision });
+    };
     try {
       const handle = await startPlanRun({
         client: deps.starter,
@@ -206,6 +211,7 @@ export function createIntentService(deps: IntentServiceDeps) {
         idPolicy: workflowId ? { workflowIdReusePolicy: 'REJECT_DUPLICATE', workflowIdConflictPolicy: 'FAIL' } : undefined,
         memo: { selected_by: choice.selected_by, selection: choice.selection, ...(workflowId ? { request: requestFingerprint(input, trust) } : {}) },
       });
+      decided('auto_run');
       return {
         workflow_id: handle.workflowId,
         run_id: handle.firstExecutionRunId,
@@ -219,19 +225,23 @@ export function createIntentService(deps: IntentServiceDeps) {
       // A concurrent submission with the same key won the race: answer with its run.
       const existing = workflowId && err instanceof WorkflowExecutionAlreadyStartedError ? await existingRun(workflowId, input, trust) : undefined;
       if (existing) return existing;
+      decided('refused');
       if (err instanceof DomainError && err.code === 'invalid_inputs') {
         // The caller may not know which plan selection picked: name it and the schema to fill.
         const payload = choice.record.payload as PlanGraphPayload;
         const suggested = suggestInputs(payload.inputs_schema, input.task_descriptor, input.inputs ?? {}, planPhrasings(payload));
         const named = Object.entries(suggested).map(([k, v]) => `${k}=${typeof v === 'string' && !/\s/.test(v) ? v : JSON.stringify(v)}`);
-        const hint = named.length > 0 ? `; the task names ${named.join(', ')}: send ${named.length > 1 ? 'them' : 'it'} in inputs` : '';
+        // Whatever the task does not name is still needed: say so, or the suggestion reads as complete.
+        const missing = missingInputs(payload.inputs_schema, { ...input.inputs, ...suggested });
+        const unnamed = missing.length > 0 ? `; it does not name ${missing.join(', ')}, needed too` : '';
+        const hint = named.length > 0 ? `; the task names ${named.join(', ')}: send ${named.length > 1 ? 'them' : 'it'} in inputs${unnamed}` : '';
         throw new DomainError('invalid_inputs', `${err.message} (plan ${choice.record.id}, ${payload.intent}, chosen by ${choice.selected_by})${hint}`, {
           ...err.details,
           plan_id: choice.record.id,
           intent: payload.intent,
           selected_by: choice.selected_by,
           inputs_schema: payload.inputs_schema,
-          ...(hint ? { suggested_inputs: suggested } : {}),
+          ...(hint ? { suggested_inputs: suggested, missing_inputs: missing } : {}),
         });
       }
       throw err;

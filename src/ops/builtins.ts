@@ -125,6 +125,19 @@ export function createHttpRequestOp(options: HttpOpOptions) {
   });
 }
 
+/**
+ * A request that got no answer, with the reason fetch keeps in `cause` (its own message is only
+ * "fetch failed"): retried like any network failure, except a port fetch refuses to call at all.
+ */
+function networkFailure(err: unknown, host: string): unknown {
+  const cause = err instanceof TypeError ? err.cause : undefined;
+  if (!(cause instanceof Error)) return err;
+  const code = (cause as { code?: unknown }).code;
+  const reason = typeof code === 'string' && !cause.message.includes(code) ? `${code}: ${cause.message}` : cause.message;
+  if (cause.message === 'bad port') return ApplicationFailure.nonRetryable(`request to ${host} not sent: fetch refuses to call that port`, 'http_bad_port');
+  return ApplicationFailure.retryable(`request to ${host} failed: ${reason}`, 'http_network_error');
+}
+
 /** Sends the request and reads the answer, at most `max_response_bytes` of it. */
 async function sendHttp(p: HttpParams, host: string, signal: AbortSignal, options: HttpOpOptions) {
   const hasBody = p.body !== undefined && p.method !== 'GET' && p.method !== 'HEAD';
@@ -135,6 +148,8 @@ async function sendHttp(p: HttpParams, host: string, signal: AbortSignal, option
     signal,
     // A followed redirect would reach a host the allowlist never checked: return the 3xx instead.
     redirect: options.allowedHosts.length > 0 ? 'manual' : 'follow',
+  }).catch((err: unknown) => {
+    throw networkFailure(err, host);
   });
   const reader = response.body?.getReader();
   const chunks: Uint8Array[] = [];

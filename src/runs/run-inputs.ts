@@ -19,6 +19,27 @@ export function inputProblems(schema: Record<string, unknown>, inputs: unknown):
 }
 
 /**
+ * The inputs a run starts with: the caller's, and the `default` of each top-level input the
+ * caller left out (as Ajv's useDefaults reads a schema: a required input with a default is filled,
+ * not refused). Learned plans give one to the inputs their tasks never name (consolidation).
+ */
+export function withInputDefaults(schema: Record<string, unknown>, inputs: Record<string, unknown>): Record<string, unknown> {
+  const properties = schema.properties;
+  if (!properties || typeof properties !== 'object' || Array.isArray(properties)) return inputs;
+  const filled = Object.entries(properties as Record<string, { default?: unknown } | null>).filter(
+    ([name, property]) => property?.default !== undefined && !Object.hasOwn(inputs, name),
+  );
+  return filled.length === 0 ? inputs : { ...inputs, ...Object.fromEntries(filled.map(([name, property]) => [name, structuredClone(property!.default)])) };
+}
+
+/** The required inputs `inputs` leaves out that have no default to fill them. */
+export function missingInputs(schema: Record<string, unknown>, inputs: Record<string, unknown>): string[] {
+  const required = Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === 'string') : [];
+  const filled = withInputDefaults(schema, inputs);
+  return required.filter((name) => !Object.hasOwn(filled, name));
+}
+
+/**
  * Refuses, naming the field, run inputs that anything downstream could not carry (too deep,
  * unstorable text or numbers, prototype keys, over `limitBytes`) or that the plan's schema refuses.
  */

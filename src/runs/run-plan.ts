@@ -3,7 +3,7 @@
  * plan record) or by its record id, started with its inputs through startPlanRun.
  */
 import type { WorkflowHandle } from '@temporalio/client';
-import { assertRunInputs } from './run-inputs';
+import { assertRunInputs, withInputDefaults } from './run-inputs';
 import type { planExecutorWorkflow } from '../../workflows/plan-executor';
 import { parsePlanGraph } from '../domain/graph';
 import { inputsSchemaIssues } from '../domain/inputs-schema';
@@ -71,7 +71,7 @@ export async function runPlan(deps: RunPlanDeps, request: RunPlanRequest): Promi
     if (!parsed.ok) {
       throw new DomainError('invalid_plan', `invalid plan graph: ${parsed.issues.map((i) => i.message).join('; ')}`, { issues: parsed.issues });
     }
-    assertRunInputs(parsed.plan.inputs_schema, inputs, deps.config.RUN_INPUT_LIMIT_BYTES);
+    assertRunInputs(parsed.plan.inputs_schema, withInputDefaults(parsed.plan.inputs_schema, inputs), deps.config.RUN_INPUT_LIMIT_BYTES);
     ({ record, stored } = await storePayload(deps, parsed.plan, request.actor ?? 'plangraph-run'));
   }
   const handle = await startPlanRun({

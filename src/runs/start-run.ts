@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client, WorkflowHandleWithStartDetails, WorkflowStartOptions } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
-import { assertRunInputs } from './run-inputs';
+import { assertRunInputs, withInputDefaults } from './run-inputs';
 import { DEFAULT_NODE_OUTPUT_LIMIT_BYTES, DEFAULT_RUN_INPUT_LIMIT_BYTES } from '../config';
 import { validatePlanGraph } from '../domain/graph';
 import { inputsSchemaIssues } from '../domain/inputs-schema';
@@ -122,7 +122,7 @@ export async function startPlanRun(options: StartRunOptions): Promise<WorkflowHa
   if (issues.length > 0) {
     throw new DomainError('invalid_plan', `plan ${record.id} is not runnable: ${issues.map((i) => i.message).join("; ")}`, { issues });
   }
-  const inputs = options.inputs ?? {};
+  const inputs = withInputDefaults(payload.inputs_schema, options.inputs ?? {});
   assertRunInputs(payload.inputs_schema, inputs, options.inputLimitBytes ?? DEFAULT_RUN_INPUT_LIMIT_BYTES);
   if (options.records && subPlanTargets(payload).size > 0) {
     const records = options.records;

@@ -85,4 +85,4 @@ export const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.
 export const retrievalDuration = histogram('plangraph_retrieval_duration_seconds', 'Time to rank the records matching a task', LATENCY_BUCKETS);
 
 /** What selection decided for an intent without plan_id: run the top plan, ask for more, or nothing to pick. */
-export const selectionDecisions = counter('plangraph_selection_decisions_total', 'Selection decisions for intents by outcome (auto_run, needs_more, none)');
+export const selectionDecisions = counter('plangraph_selection_decisions_total', 'Selection decisions for intents by outcome (auto_run, refused, needs_more, none)');

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALIBRATED_THRESHOLD } from '../../src/domain/selection';
 import type { IntentResponse, RunView } from '../../src/intents/schemas';
 import { createApiTestContext, errorOf, type ApiTestContext } from './api-harness';
+import { runCli } from './cli-process';
 import { uid } from './harness';
 import { storePlan as storeTestPlan, type PlanSpec } from './plans';
 import { RESEARCH_INPUTS_SCHEMA, RESEARCH_PHRASINGS } from '../fixtures/research-plan';
@@ -46,6 +47,12 @@ async function settled(workflowId: string, apiKey?: string): Promise<RunView> {
 
 const planRunsOf = async (planId: string) =>
   (await ctx.services.db.$client.query<{ workflow_id: string; status: string }>('SELECT workflow_id, status FROM plan_runs WHERE plan_id = $1', [planId])).rows;
+
+/** The API's `plangraph_selection_decisions_total` samples by decision. */
+async function selectionDecisions(): Promise<Record<string, number>> {
+  const text = (await ctx.app.inject({ method: 'GET', url: '/metrics' })).body;
+  return Object.fromEntries([...text.matchAll(/^plangraph_selection_decisions_total\{decision="(\w+)"\} (\d+)$/gm)].map((m) => [m[1]!, Number(m[2])]));
+}
 
 describe('POST /v1/intents', () => {
   it('runs the confident pick: 202 with ids and a UI link, then the run, its result and the plan metrics', async () => {
@@ -95,9 +102,12 @@ describe('POST /v1/intents', () => {
     const scope = uid('s');
     const plan = await storePlan({ scope, intent: `needs a word ${scope}`, inputs_schema: { type: 'object', required: ['word'] } });
     const key = await ctx.key(uid('agent'), 'low');
+    const before = await selectionDecisions();
     const response = await ctx.call('POST', '/v1/intents', { task_descriptor: `needs a word ${scope}`, inputs: {}, trust: { scopes: [scope] } }, key);
     expect(response.statusCode).toBe(422);
     expect(errorOf(response).code).toBe('invalid_inputs');
+    // Selection picked the plan, but nothing ran: counted as refused, not as an auto-run.
+    expect(await selectionDecisions()).toEqual({ ...before, refused: (before.refused ?? 0) + 1 });
     // The caller asked in its own words: the answer names the plan selection picked and its schema.
     expect(errorOf(response).details).toMatchObject({ plan_id: plan.id, selected_by: 'retrieval', inputs_schema: { required: ['word'] } });
     expect(errorOf(response).details).not.toHaveProperty('suggested_inputs');
@@ -112,7 +122,30 @@ describe('POST /v1/intents', () => {
     const response = await ctx.call('POST', '/v1/intents', { task_descriptor: `refund ticket ${scope}: T-2041, double charge`, trust: { scopes: [scope] } }, key);
     expect(response.statusCode).toBe(422);
     expect(errorOf(response).message).toMatch(/the task names ticket_id=T-2041: send it in inputs$/);
-    expect(errorOf(response).details).toMatchObject({ plan_id: plan.id, suggested_inputs: { ticket_id: 'T-2041' } });
+    expect(errorOf(response).details).toMatchObject({ plan_id: plan.id, suggested_inputs: { ticket_id: 'T-2041' }, missing_inputs: [] });
+    expect(await planRunsOf(plan.id)).toEqual([]);
+  });
+
+  it('with the suggestion, names the required inputs the task does not (an input with a default is not one of them)', async () => {
+    const scope = uid('s');
+    const inputs_schema = {
+      type: 'object',
+      required: ['ticket_id', 'reason', 'queue'],
+      properties: {
+        ticket_id: { type: 'string', examples: ['T-103', 'T-100'] },
+        reason: { type: 'string', examples: ['duplicate charge'] },
+        queue: { type: 'string', examples: ['billing'], default: 'billing' },
+      },
+    };
+    const plan = await storePlan({ scope, intent: `refund ticket ${scope}`, inputs_schema });
+    const key = await ctx.key(uid('agent'), 'low');
+    const response = await ctx.call('POST', '/v1/intents', { task_descriptor: `refund ticket ${scope}: T-2041`, trust: { scopes: [scope] } }, key);
+    expect(response.statusCode).toBe(422);
+    expect(errorOf(response).message).toMatch(/the task names ticket_id=T-2041: send it in inputs; it does not name reason, needed too$/);
+    expect(errorOf(response).details).toMatchObject({ suggested_inputs: { ticket_id: 'T-2041' }, missing_inputs: ['reason'] });
+    // From the CLI: the command to run again, and what it still needs (never a placeholder value in the command).
+    const cli = await runCli(ctx, 'run', '--task', `refund ticket ${scope}: T-2041`).catch((e: { stderr: string }) => e);
+    expect((cli as { stderr: string }).stderr).toContain(`run again with, adding --input reason=…: plangraph run --task 'refund ticket ${scope}: T-2041' --input ticket_id=T-2041`);
     expect(await planRunsOf(plan.id)).toEqual([]);
   });
 

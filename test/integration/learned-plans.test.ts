@@ -82,6 +82,8 @@ describe('learning a reusable plan', () => {
     expect(inputs.branch).toEqual({ type: 'string', examples: expect.arrayContaining(['main', 'develop']) });
 
     // A third twin that used another Node version: that arg becomes an input, in a new revision.
+    // No task names it, so it defaults to the version the plan used so far: requests that ran
+    // before (without it) still run.
     const [third] = await episodes.insertMany([setupEpisode(intent, repos[2]!, 'release', 22)]);
     const second = await pass();
     expect(second.revised).toBeGreaterThanOrEqual(1);
@@ -90,7 +92,7 @@ describe('learning a reusable plan', () => {
     expect(plan.payload.plan_id).toBe(learned.payload.plan_id);
     expect(plan.payload.version).toBe('2');
     expect(plan.payload.nodes[1]!.params).toEqual({ cwd: '{{nodes.clone.output.dir}}', node: '{{inputs.node}}' });
-    expect(properties(plan.payload).node).toEqual({ type: 'integer', examples: [20, 22] });
+    expect(properties(plan.payload).node).toEqual({ type: 'integer', examples: [20, 22], default: 20 });
     expect((plan.payload.inputs_schema as { required: string[] }).required).toEqual(['branch', 'node', 'url']);
     expect(plan.payload.metrics.execution_count).toBe(3);
     expect(plan.relations).toEqual(
@@ -110,10 +112,11 @@ describe('learning a reusable plan', () => {
 
     // The learned plan runs for a fourth repository: every output derives from the new inputs.
     const fourth = `https://git.example/${uid('acme/docs')}`;
-    const status = await ctx.withWorker(async () => {
-      const handle = await startPlanRun({ client: ctx.client, taskQueue: ctx.taskQueue, record: plan, inputs: { url: fourth, branch: 'hotfix', node: 18 } });
-      return (await handle.result()) as RunStatus;
-    });
+    const run = async (inputs: Record<string, unknown>) =>
+      (await (await startPlanRun({ client: ctx.client, taskQueue: ctx.taskQueue, record: plan, inputs })).result()) as RunStatus;
+    const [status, withDefault] = await ctx.withWorker(() => Promise.all([run({ url: fourth, branch: 'hotfix', node: 18 }), run({ url: fourth, branch: 'hotfix' })]));
+    expect(withDefault.state).toBe('succeeded');
+    expect(withDefault.nodes.find((n) => n.id === 'install')!.output).toMatchObject({ node: '20' });
     expect(status.state).toBe('succeeded');
     const output = Object.fromEntries(status.nodes.map((n) => [n.id, n.output]));
     const dir = checkoutDir(fourth);

@@ -154,7 +154,7 @@ describe("plangraph's own metrics", () => {
     expect(sampleSum(apiText, 'plangraph_retrieval_duration_seconds_sum')).toBeGreaterThan(0);
     expect(apiText).toMatch(/^# TYPE plangraph_retrieval_duration_seconds histogram$/m);
     expect(sampleSum(apiText, 'plangraph_selection_decisions_total')).toBe(1);
-    expect(apiText).toMatch(/^plangraph_selection_decisions_total\{decision="(auto_run|needs_more|none)"\} 1$/m);
+    expect(apiText).toMatch(/^plangraph_selection_decisions_total\{decision="(auto_run|refused|needs_more|none)"\} 1$/m);
     expect(sampleSum(apiText, 'plangraph_consolidation_passes_total')).toBeGreaterThan(0);
 
     const workerText = await until(

@@ -130,6 +130,24 @@ describe('anti-unification of twins', () => {
     expect(merged.nodes[1]!.params.url).toBe('{{inputs.url_2}}');
   });
 
+  it('gives an input no task names the first twin’s value as its default; task-named inputs stay without one', () => {
+    // Both tasks are stated (so the repository is an input from the text); the reporter differs but no task names it.
+    const withReporter = (repo: string, reporter: string) =>
+      setupEpisode(repo, 'main', { tool_graph: setupEpisode(repo, 'main').tool_graph.map((t) => (t.id === 'test' ? { ...t, args: { ...t.args, reporter } } : t)) });
+    const a = planFromEpisode(withReporter('https://git.example/acme/api', 'dot'), 'p', NOW);
+    const b = planFromEpisode(withReporter('https://git.example/acme/web', 'spec'), 'q', NOW);
+    const merged = antiUnify(a, b);
+    expect(merged.nodes[2]!.params.reporter).toBe('{{inputs.reporter}}');
+    const properties = (merged.inputs_schema as { properties: Record<string, { default?: unknown }> }).properties;
+    expect(properties.reporter).toEqual({ type: 'string', examples: ['dot', 'spec'], default: 'dot' });
+    expect(properties.url).not.toHaveProperty('default');
+    // The default survives the next fold, and a twin without task text sets none.
+    const c = planFromEpisode(withReporter('https://git.example/acme/cli', 'tap'), 'r', NOW);
+    expect((antiUnify(merged, c).inputs_schema as typeof merged.inputs_schema & { properties: Record<string, unknown> }).properties.reporter).toMatchObject({ default: 'dot' });
+    const untold = antiUnify(planFromEpisode(quiet('https://git.example/acme/api', 'main', 'dot'), 'p', NOW), planFromEpisode(quiet('https://git.example/acme/api', 'main', 'spec'), 'q', NOW));
+    expect((untold.inputs_schema as { properties: Record<string, object> }).properties.reporter).not.toHaveProperty('default');
+  });
+
   it('pools the examples of inputs both twins took from their task text', () => {
     const a = planFromEpisode(setupEpisode('https://git.example/acme/api', 'main'), 'p', NOW);
     const b = planFromEpisode(setupEpisode('https://git.example/acme/web', 'main'), 'q', NOW);

@@ -62,5 +62,11 @@ describe('inputs read off the task text', () => {
       expect(suggestInputs(branch, 'ship the release', {}, ['ship the develop'])).toEqual({});
       expect(suggestInputs(branch, 'deploy branch release', {}, ['deploy branch develop'])).toEqual({ branch: 'release' });
     });
+
+    it('reads a name before a possessive as the name alone', () => {
+      const reviewer = schema({ reviewer: { type: 'string', examples: ['dana'] } });
+      const stored = ['Summarize incident INC-3071 for dana’s weekly review'];
+      expect(suggestInputs(reviewer, "Summarize incident INC-4410 for priya's weekly review", {}, stored)).toEqual({ reviewer: 'priya' });
+    });
   });
 });

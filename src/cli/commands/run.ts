@@ -54,7 +54,10 @@ function withSuggestedFlags(err: unknown, task: string, given: Record<string, un
   if (!(err instanceof DomainError) || err.code !== 'invalid_inputs') return err;
   const suggested = err.details.suggested_inputs as Record<string, unknown> | undefined;
   if (!suggested) return err;
-  return new DomainError(err.code, `${err.message}\nrun again with: plangraph run --task ${shellWord(task)} ${inputFlags({ ...given, ...suggested })}`, err.details);
+  const missing = (err.details.missing_inputs as string[] | undefined) ?? [];
+  // No placeholder in the command itself: run as printed, it would send the placeholder as a value.
+  const also = missing.length > 0 ? `, adding ${missing.map((name) => `--input ${name}=…`).join(' ')}` : '';
+  return new DomainError(err.code, `${err.message}\nrun again with${also}: plangraph run --task ${shellWord(task)} ${inputFlags({ ...given, ...suggested })}`, err.details);
 }
 
 async function readPlanFile(path: string): Promise<unknown> {
