@@ -9,6 +9,7 @@ import { inputRef, inputRefName, InputSet, keyHint } from './input-schema';
 import { canonicalJson } from '../domain/canonical-json';
 import { TEMPLATE } from '../domain/refs';
 import { isTemplate, isTraceable, leaves, withLeaf, type JsonPath } from './json-leaves';
+import { interpolateTokens, valueTokens } from './stated-tokens';
 
 /** Most task phrasings a plan keeps as `examples`. */
 export const MAX_PLAN_EXAMPLES = 20;
@@ -18,8 +19,9 @@ type TaskShape = Pick<EpisodicPayload, 'timeline' | 'environment'>;
 
 /**
  * Turns every literal arg whose value the task itself states (inside a timeline summary, or as
- * a value of `environment`) into a run input named after the arg key. The same value in several
- * places becomes one input.
+ * a value of `environment`) into a run input named after the arg key, and then every value the
+ * summary states inside a longer string arg into an input interpolated in place (stated-tokens.ts).
+ * The same value in several places becomes one input.
  */
 export function taskInputs(plan: PlanGraphPayload, episode: TaskShape): PlanGraphPayload {
   const summaries = episode.timeline.map((e) => e.summary ?? '').filter(Boolean).join('\n');
@@ -30,26 +32,37 @@ export function taskInputs(plan: PlanGraphPayload, episode: TaskShape): PlanGrap
 
   const inputs = InputSet.from(plan.inputs_schema);
   const byValue = new Map<string, string>();
-  const nodes = plan.nodes.map((node) => {
-    let params: Params = node.params;
-    for (const leaf of leaves(node.params)) {
-      if (!isTraceable(leaf.value) || isTemplate(leaf.value) || !stated(leaf.value)) continue;
-      const key = `${typeof leaf.value}:${leaf.value}`;
-      const name = byValue.get(key) ?? inputs.add(keyHint(leaf.path), [leaf.value]);
-      byValue.set(key, name);
-      params = withLeaf(params, leaf.path, inputRef(name)) as Params;
-    }
-    return params === node.params ? node : { ...node, params };
-  });
+  const inputFor = (value: string | number, path: JsonPath) => {
+    const key = `${typeof value}:${value}`;
+    const name = byValue.get(key) ?? inputs.add(keyHint(path), [value]);
+    byValue.set(key, name);
+    return inputRef(name);
+  };
+  const eachLeaf = (nodes: PlanGraphPayload['nodes'], rewrite: (value: string | number, path: JsonPath) => unknown) =>
+    nodes.map((node) => {
+      let params: Params = node.params;
+      for (const leaf of leaves(node.params)) {
+        const written = rewrite(leaf.value, leaf.path);
+        if (written !== leaf.value) params = withLeaf(params, leaf.path, written) as Params;
+      }
+      return params === node.params ? node : { ...node, params };
+    });
+  // Whole values first, so a value also stated inside a longer arg takes the whole arg's name.
+  const whole = eachLeaf(plan.nodes, (value, path) => (isTraceable(value) && !isTemplate(value) && stated(value) ? inputFor(value, path) : value));
+  const told = new Set(valueTokens(summaries));
+  const nodes = told.size === 0 ? whole : eachLeaf(whole, (value, path) => (typeof value === 'string' ? interpolateTokens(value, told, (token) => inputFor(token, path)) : value));
   return byValue.size === 0 ? plan : { ...plan, nodes, inputs_schema: inputs.toSchema() };
 }
 
-/** Whether a text states a value: a string anywhere in it, a number not inside a longer one. */
+/**
+ * Whether a text states a value: a string anywhere in it, a number as a token of its own (not
+ * inside a longer number, an id such as `T-20` or `a20f`, a version or a path).
+ */
 function statedIn(text: string): (value: unknown) => boolean {
   return (value) =>
     typeof value === 'string'
       ? text.includes(value)
-      : typeof value === 'number' && new RegExp(`(^|[^\\d.])${String(value).replace('.', '\\.')}($|[^\\d.])`).test(text);
+      : typeof value === 'number' && new RegExp(`(?<![\\p{L}\\p{N}_./-])${String(value).replace('.', '\\.')}(?![\\p{L}\\p{N}_/-]|\\.\\p{N})`, 'u').test(text);
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -14,7 +14,7 @@ export function valueShape(value: string): string {
 }
 
 /** Shapes as plain as a word (`main`, `Acme`) would match half the task: not suggested. */
-function distinctive(shape: string): boolean {
+export function distinctive(shape: string): boolean {
   return !/^(A|a|Aa|9)$/.test(shape);
 }
 

@@ -137,15 +137,15 @@ describe('POST /v1/intents', () => {
         queue: { type: 'string', examples: ['billing'], default: 'billing' },
       },
     };
-    const plan = await storePlan({ scope, intent: `refund ticket ${scope}`, inputs_schema });
+    const plan = await storePlan({ scope, intent: `reimburse invoice ${scope}`, inputs_schema });
     const key = await ctx.key(uid('agent'), 'low');
-    const response = await ctx.call('POST', '/v1/intents', { task_descriptor: `refund ticket ${scope}: T-2041`, trust: { scopes: [scope] } }, key);
+    const response = await ctx.call('POST', '/v1/intents', { task_descriptor: `reimburse invoice ${scope}: T-2041`, trust: { scopes: [scope] } }, key);
     expect(response.statusCode).toBe(422);
     expect(errorOf(response).message).toMatch(/the task names ticket_id=T-2041: send it in inputs; it does not name reason, needed too$/);
     expect(errorOf(response).details).toMatchObject({ suggested_inputs: { ticket_id: 'T-2041' }, missing_inputs: ['reason'] });
-    // From the CLI: the command to run again, and what it still needs (never a placeholder value in the command).
-    const cli = await runCli(ctx, 'run', '--task', `refund ticket ${scope}: T-2041`).catch((e: { stderr: string }) => e);
-    expect((cli as { stderr: string }).stderr).toContain(`run again with, adding --input reason=…: plangraph run --task 'refund ticket ${scope}: T-2041' --input ticket_id=T-2041`);
+    // From the CLI (which sees every plan: the words are this plan's alone): the command to run again, and what it still needs (never a placeholder value in the command).
+    const cli = await runCli(ctx, 'run', '--task', `reimburse invoice ${scope}: T-2041`).catch((e: { stderr: string }) => e);
+    expect((cli as { stderr: string }).stderr).toContain(`run again with, adding --input reason=…: plangraph run --task 'reimburse invoice ${scope}: T-2041' --input ticket_id=T-2041`);
     expect(await planRunsOf(plan.id)).toEqual([]);
   });
 

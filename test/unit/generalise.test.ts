@@ -69,6 +69,31 @@ describe('inputs from the task text', () => {
     expect(parsePlanGraph(plan).ok).toBe(true);
   });
 
+  it('interpolates values the task states inside a longer arg; plain words they share stay text', () => {
+    const episode = episodicPayloadSchema.parse({
+      kind: 'episodic',
+      timeline: [{ t: 1, event_kind: 'health_digest', summary: 'Post the morning health digest for shipping-api to #shipping-oncall' }],
+      tool_graph: [
+        { id: 'check', tool: 'http_request', args: { url: 'http://127.0.0.1:8080/healthz' }, result: { status: 200 } },
+        { id: 'post', tool: 'echo', args: { channel: '#shipping-oncall', msg: 'Health digest for shipping-api: platform ok (sent to #shipping-oncall)' }, depends_on: ['check'] },
+      ],
+      outcome: 'success',
+    });
+    const plan = planFromEpisode(episode, 'p', NOW);
+    expect(plan.nodes[1]!.params).toEqual({ channel: '{{inputs.channel}}', msg: 'Health digest for {{inputs.msg}}: platform ok (sent to {{inputs.channel}})' });
+    expect(plan.inputs_schema).toMatchObject({ properties: { channel: { examples: ['#shipping-oncall'] }, msg: { examples: ['shipping-api'] } }, required: ['channel', 'msg'] });
+  });
+
+  it('reads a number as stated only as a token of its own, not inside an id', () => {
+    const deep = (summary: string) => {
+      const episode = setupEpisode('https://git.example/acme/api', 'main', { timeline: [{ t: 1, event_kind: 'setup_project', summary }] });
+      episode.tool_graph[0]!.args.depth = 20;
+      return planFromEpisode(episode, 'p', NOW).nodes[0]!.params.depth;
+    };
+    expect(deep('Clone acme/a20f with depth 20.')).toBe('{{inputs.depth}}');
+    for (const summary of ['Clone acme/a20f', 'Clone ticket T-20', 'Clone v1.20 of it', 'Clone from /srv/20/x']) expect(deep(summary), summary).toBe(20);
+  });
+
   it('takes values of the environment as inputs too, and replays literals when generalisation is off', () => {
     const episode = setupEpisode('https://git.example/acme/api', 'main', {
       timeline: [{ t: 1, event_kind: 'setup_project' }],
