@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { DomainError } from '../domain/errors';
+import { inexactIntegerProblem } from '../domain/json-limits';
 import { utf8Problem } from '../domain/utf8-bytes';
 
 /**
@@ -14,12 +15,16 @@ import { utf8Problem } from '../domain/utf8-bytes';
  */
 export function parseJsonBody(text: string): unknown {
   if (text.trim().length === 0) return undefined;
+  let value: unknown;
   try {
     // JSON.parse defines `__proto__` as an own key; the preValidation body check refuses it.
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     throw malformed(`is not valid JSON: ${(error as Error).message}`);
   }
+  const inexact = inexactIntegerProblem(text);
+  if (inexact) throw malformed(inexact);
+  return value;
 }
 
 /** The body's bytes as text, or a 400 naming the first byte that is not UTF-8. */

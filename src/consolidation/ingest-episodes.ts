@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import { PassThrough, type Readable } from 'node:stream';
 import type { NewEpisode } from '../domain/records';
 import { utf8Problem } from '../domain/utf8-bytes';
+import { inexactIntegerProblem } from '../domain/json-limits';
 import { parseEpisode, type EpisodeProblem, type EpisodeStore } from '../store/episodes';
 import { episodeRequestSha256 } from '../store/episode-keys';
 
@@ -54,6 +55,8 @@ export function checkLine(text: string, line: number): { episode: NewEpisode } |
   } catch (err) {
     return { rejected: { line, reason: `malformed JSON: ${(err as Error).message}`, problems: [] } };
   }
+  const inexact = inexactIntegerProblem(text);
+  if (inexact) return { rejected: { line, reason: `line ${inexact}`, problems: [] } };
   const parsed = parseEpisode(value);
   if (parsed.ok) return { episode: parsed.episode };
   const reason = parsed.problems.map((p) => `${p.field}: ${p.message}`).join('; ');

@@ -114,3 +114,31 @@ export function unstorablePath(value: unknown, options: { text?: boolean } = {})
 export function jsonProblem(value: unknown): JsonProblem | undefined {
   return firstProblem(value, (place) => depthProblem(place) ?? storageProblem(place, true) ?? prototypeKeyProblem(place));
 }
+
+/** JSON text's strings and numbers, in order: a number is only ever looked for outside a string. */
+const JSON_SCALARS = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+
+/** An integral number's shortest decimal digits, as JSON.stringify writes them but without an exponent. */
+function integerDigits(n: number): string {
+  const exponent = /^(-?)(\d+)(?:\.(\d+))?e\+(\d+)$/.exec(String(n));
+  if (!exponent) return String(n);
+  const [, sign, whole, fraction = '', power] = exponent;
+  return sign! + whole! + fraction + '0'.repeat(Number(power) - fraction.length);
+}
+
+/**
+ * Why JSON text cannot be read as written, when it holds an integer that JSON.parse rounds to a
+ * double written back with other digits (an id of 20 digits; past ±2^53 − 1 most integers are).
+ * Digits a double writes back as they came (JSON.stringify's own output) read as written.
+ */
+export function inexactIntegerProblem(text: string): string | undefined {
+  for (const [token] of text.matchAll(JSON_SCALARS)) {
+    if (token.startsWith('"') || /[.eE]/.test(token)) continue;
+    const parsed = Number(token);
+    if (Number.isSafeInteger(parsed) || !Number.isFinite(parsed)) continue;
+    const digits = integerDigits(parsed);
+    if (BigInt(digits) === BigInt(token)) continue;
+    return `holds the integer ${token}, which a JSON number cannot hold exactly (it would read as ${digits}): send it as a string`;
+  }
+  return undefined;
+}

@@ -88,6 +88,7 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
       'bad_request',
       'body.sources',
     ],
+    ['an integer JSON would round (a 20-digit id)', () => raw('/v1/episodes', JSON.stringify(validEpisode).replace('"outcome"', '"environment":{"id":12345678901234567890},"outcome"')), 400, 'bad_request', 'body'],
     ['a NUL in a query value', () => ctx.call('GET', '/v1/plans?intent=greet%00x'), 400, 'bad_request', 'query.intent'],
     ['a query value that is not UTF-8', () => ctx.call('GET', '/v1/plans?intent=caf%E9'), 400, 'bad_request', 'query.intent'],
     ['a JSON body labelled text/plain', () => raw('/v1/episodes', JSON.stringify(validEpisode), 'text/plain'), 400, 'bad_request', 'body'],

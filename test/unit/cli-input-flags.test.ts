@@ -19,6 +19,18 @@ describe('--input flags for suggested inputs', () => {
     expect(throughShell(inputFlags(inputs))).toEqual(inputs);
   });
 
+  it('refuses an integer a JSON number would round, and keeps it exact sent as a string', () => {
+    expect(() => parseInput('id=12345678901234567890')).toThrow(/--input id=12345678901234567890: the value holds the integer 12345678901234567890, which a JSON number cannot hold exactly/);
+    expect(() => parseInput('ids=[1,12345678901234567890]')).toThrow(/holds the integer 12345678901234567890/);
+    expect(parseInput('id="12345678901234567890"')).toEqual({ id: '12345678901234567890' });
+    expect(parseInput('id=9007199254740991')).toEqual({ id: 9007199254740991 });
+    expect(parseInput('note=call 12345678901234567890')).toEqual({ note: 'call 12345678901234567890' });
+    // Digits a double writes back unchanged are exact enough: 1e21 and JSON.stringify's own output.
+    expect(parseInput('n=1000000000000000000000')).toEqual({ n: 1e21 });
+    expect(parseInput('n=-522209890832124200')).toEqual({ n: -522209890832124200 });
+    expect(() => parseInput('n=1234567890123456789012')).toThrow(/would read as 1234567890123456800000/);
+  });
+
   it('leaves plain words unquoted', () => {
     expect(inputFlags({ ticket_id: 'T-102', words: 30 })).toBe('--input ticket_id=T-102 --input words=30');
   });

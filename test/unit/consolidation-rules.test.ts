@@ -140,6 +140,11 @@ describe('episode input', () => {
       rejected: { line: 3, reason: expect.stringContaining('payload.outcome') },
     });
     expect(checkLine('{"payload":{"kind":"episodic","outcome":"success"}}', 4)).toHaveProperty('episode');
+    // An integer JSON.parse would round is refused, not stored changed; inside a string it is text.
+    expect(checkLine('{"payload":{"kind":"episodic","outcome":"success","environment":{"id":12345678901234567890}}}', 5)).toMatchObject({
+      rejected: { line: 5, reason: expect.stringContaining('holds the integer 12345678901234567890') },
+    });
+    expect(checkLine('{"payload":{"kind":"episodic","outcome":"success","environment":{"id":"12345678901234567890","n":-9007199254740991,"exact":100000000000000000000,"shortest":-522209890832124200,"x":1e300}}}', 6)).toHaveProperty('episode');
   });
 
   it('generates valid, reproducible episodes', () => {

@@ -9,7 +9,7 @@ import { followRun } from '../../runs/follow-run';
 import { runPlan } from '../../runs/run-plan';
 import { runTask } from '../../intents/run-task';
 import { createServices } from '../../services';
-import { prototypeKeyProblem } from '../../domain/json-limits';
+import { inexactIntegerProblem, prototypeKeyProblem } from '../../domain/json-limits';
 import { DomainError } from '../../domain/errors';
 import { UsageError } from '../flags';
 import { configFromEnv } from '../runtime';
@@ -29,6 +29,8 @@ export function parseInput(pair: string, into: Record<string, unknown> = {}): Re
   } catch {
     value = raw;
   }
+  const inexact = value === raw ? undefined : inexactIntegerProblem(raw);
+  if (inexact) throw new UsageError(`--input ${pair}: the value ${inexact} (--input '${pair.slice(0, eq)}="${raw}"')`);
   return { ...into, [pair.slice(0, eq)]: value };
 }
 
