@@ -126,6 +126,16 @@ describe('idempotent storing', () => {
     const audit = await ctx.db.execute<{ action: string }>(sql`SELECT action FROM audit_log WHERE record_id = ${first.json().id}`);
     expect(audit.rows).toHaveLength(1);
 
+    // The same key as an `Idempotency-Key` header is the same request; both ways at once with different keys is a 400.
+    const { idempotency_key: _key, ...unkeyed } = keyed(tag, key);
+    const viaHeader = await post(unkeyed, { ...agent, 'idempotency-key': key });
+    expect(viaHeader.statusCode).toBe(200);
+    expect(viaHeader.json()).toEqual(first.json());
+    const clash = await post(keyed(tag, key), { ...agent, 'idempotency-key': uid('other') });
+    expect(clash.statusCode).toBe(400);
+    expect(clash.json().error.details.fields).toEqual([{ field: 'headers.idempotency-key', message: 'differs from body.idempotency_key; send the key once' }]);
+    expect(await storedWithTag(tag)).toBe(1);
+
     // Keys are per principal: another agent's key of the same name is its own.
     const stranger = { authorization: `Bearer ${(await services.apiKeys.create(uid('agent'), 'low')).key}` };
     expect((await post(keyed(tag, key, 4), stranger)).statusCode).toBe(201);

@@ -227,6 +227,10 @@ describe('idempotency', () => {
     expect(bodies.filter((b) => !b.existing)).toHaveLength(1);
     expect(bodies[3]).toMatchObject({ existing: true, plan_id: plan.id, selected_by: 'retrieval' });
     expect(bodies[3]!.selection?.needs_more).toBe(false);
+    // The key sent as an `Idempotency-Key` header instead is the same submission.
+    const { idempotency_key: headerKey, ...unkeyed } = request;
+    const viaHeader = await ctx.app.inject({ method: 'POST', url: '/v1/intents', payload: unkeyed, headers: { authorization: `Bearer ${key}`, 'idempotency-key': headerKey } });
+    expect(viaHeader.json()).toMatchObject({ existing: true, workflow_id: bodies[0]!.workflow_id });
     expect(await planRunsOf(plan.id)).toHaveLength(1);
     const stored = await ctx.services.records.get(plan.id);
     expect(stored?.payload.kind === 'plan_graph' && stored.payload.metrics.execution_count).toBe(1);

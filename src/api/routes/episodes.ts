@@ -3,6 +3,7 @@ import { memoryRecordSchema, newEpisodeSchema, redactedRecordSchema } from '../.
 import { DomainError } from '../../domain/errors';
 import { effectiveTrust } from '../../domain/principal';
 import type { Services } from '../../services';
+import { withIdempotencyHeader } from '../idempotency-header';
 import { defineRoute } from '../route';
 
 export const visibleEpisodeSchema = z.object({ record: z.union([memoryRecordSchema, redactedRecordSchema]), redacted: z.boolean() });
@@ -19,8 +20,8 @@ export function episodeRoutes(services: Services) {
       status: 201,
       alsoStatus: { status: 200, description: 'its idempotency key already stored it: nothing was created (header `idempotent-replayed: true`)' },
       response: memoryRecordSchema,
-      handler: async ({ body, principal, reply }) => {
-        const { record, existing } = await services.episodes.create(body, { actor: principal.name, where: 'body', trust: effectiveTrust(principal) });
+      handler: async ({ body, principal, raw, reply }) => {
+        const { record, existing } = await services.episodes.create(withIdempotencyHeader(body, raw), { actor: principal.name, where: 'body', trust: effectiveTrust(principal) });
         // A retry: nothing was created, so 200 with the episode the first request stored.
         if (existing) return reply.status(200).header('idempotent-replayed', 'true').send(memoryRecordSchema.parse(record));
         return record;

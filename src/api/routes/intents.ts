@@ -2,6 +2,7 @@
 import { createIntentComponents } from '../../intents/wiring';
 import { intentRequestSchema, intentResponseSchema } from '../../intents/schemas';
 import type { Services } from '../../services';
+import { withIdempotencyHeader } from '../idempotency-header';
 import { defineRoute } from '../route';
 
 export { intentRequestSchema, intentResponseSchema };
@@ -19,7 +20,7 @@ export function intentRoutes(services: Services) {
       body: intentRequestSchema,
       status: 202,
       response: intentResponseSchema,
-      handler: ({ body, principal }) => intents.submit(principal, body),
+      handler: ({ body, principal, raw }) => intents.submit(principal, withIdempotencyHeader(body, raw)),
     }),
   ];
 }
