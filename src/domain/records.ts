@@ -195,6 +195,13 @@ export const recordEnvelopeSchema = z.strictObject({
   tags: z.array(storableText).default([]),
 });
 
+/**
+ * A written record's `type`, which a writer may repeat (a memory record has one): it must name the
+ * type the route stores, and is then dropped (`withoutType`), since the store sets it.
+ */
+export const typeEcho = <T extends MemoryType>(type: T) => ({ type: z.literal(type).optional() });
+export const withoutType = <B extends { type?: unknown }>({ type: _type, ...body }: B): Omit<B, 'type'> => body;
+
 export const newEpisodeSchema = recordEnvelopeSchema.extend({
   payload: episodicPayloadSchema,
   /**

@@ -89,6 +89,7 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
       'body.sources',
     ],
     ['an integer JSON would round (a 20-digit id)', () => raw('/v1/episodes', JSON.stringify(validEpisode).replace('"outcome"', '"environment":{"id":12345678901234567890},"outcome"')), 400, 'bad_request', 'body'],
+    ['a record type other than the route’s', () => ctx.call('POST', '/v1/episodes', { ...validEpisode, type: 'plan_graph' }), 400, 'bad_request', 'body.type'],
     ['a NUL in a query value', () => ctx.call('GET', '/v1/plans?intent=greet%00x'), 400, 'bad_request', 'query.intent'],
     ['a query value that is not UTF-8', () => ctx.call('GET', '/v1/plans?intent=caf%E9'), 400, 'bad_request', 'query.intent'],
     ['a JSON body labelled text/plain', () => raw('/v1/episodes', JSON.stringify(validEpisode), 'text/plain'), 400, 'bad_request', 'body'],
@@ -136,9 +137,14 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
 
   it('the same episode, well-formed, is stored (the cases above fail for their defect alone)', async () => {
     const before = await footprint();
-    const response = await ctx.call('POST', '/v1/episodes', validEpisode, await ctx.key('episode-writer', 'low'));
+    const key = await ctx.key('episode-writer', 'low');
+    const response = await ctx.call('POST', '/v1/episodes', validEpisode, key);
     expect(response.statusCode).toBe(201);
-    expect((await footprint()).records).toBe(before.records + 1);
+    // A writer may repeat the record's type, as a memory record carries one.
+    const typed = await ctx.call('POST', '/v1/episodes', { ...validEpisode, type: 'episodic' }, key);
+    expect(typed.statusCode, typed.body).toBe(201);
+    expect(typed.json()).toMatchObject({ type: 'episodic' });
+    expect((await footprint()).records).toBe(before.records + 2);
   });
 });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { memoryRecordSchema, newEpisodeSchema, redactedRecordSchema } from '../../domain/records';
+import { memoryRecordSchema, newEpisodeSchema, redactedRecordSchema, typeEcho, withoutType } from '../../domain/records';
 import { DomainError } from '../../domain/errors';
 import { effectiveTrust } from '../../domain/principal';
 import type { Services } from '../../services';
@@ -16,12 +16,12 @@ export function episodeRoutes(services: Services) {
       url: '/v1/episodes',
       summary: 'Store one episode: what an agent did, as a timeline and a tool graph (201; 200 when its idempotency key already stored it)',
       tags: ['episodes'],
-      body: newEpisodeSchema,
+      body: newEpisodeSchema.extend(typeEcho('episodic')),
       status: 201,
       alsoStatus: { status: 200, description: 'its idempotency key already stored it: nothing was created (header `idempotent-replayed: true`)' },
       response: memoryRecordSchema,
       handler: async ({ body, principal, raw, reply }) => {
-        const { record, existing } = await services.episodes.create(withIdempotencyHeader(body, raw), { actor: principal.name, where: 'body', trust: effectiveTrust(principal) });
+        const { record, existing } = await services.episodes.create(withIdempotencyHeader(withoutType(body), raw), { actor: principal.name, where: 'body', trust: effectiveTrust(principal) });
         // A retry: nothing was created, so 200 with the episode the first request stored.
         if (existing) return reply.status(200).header('idempotent-replayed', 'true').send(memoryRecordSchema.parse(record));
         return record;

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { planToMermaid } from '../../domain/plan-diagram';
-import { memoryRecordSchema, redactedRecordSchema } from '../../domain/records';
+import { memoryRecordSchema, redactedRecordSchema, typeEcho, withoutType } from '../../domain/records';
 import { DomainError } from '../../domain/errors';
 import { listPlansQuerySchema, type VisiblePlan } from '../../retrieval/plan-reader';
 import { reinforceInputSchema } from '../../retrieval/reinforce';
@@ -59,10 +59,10 @@ export function planRoutes(services: Services) {
       url: '/v1/plans',
       summary: 'Author a plan graph by hand (validated: 422 lists every issue)',
       tags: ['plans'],
-      body: authorPlanSchema,
+      body: authorPlanSchema.extend(typeEcho('plan_graph')),
       status: 201,
       response: writeResultSchema,
-      handler: ({ body, principal }) => revisions.create(body, writer(principal)),
+      handler: ({ body, principal }) => revisions.create(withoutType(body), writer(principal)),
     }),
     defineRoute({
       method: 'GET',
