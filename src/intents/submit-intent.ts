@@ -225,7 +225,8 @@ export function createIntentService(deps: IntentServiceDeps) {
       // A concurrent submission with the same key won the race: answer with its run.
       const existing = workflowId && err instanceof WorkflowExecutionAlreadyStartedError ? await existingRun(workflowId, input, trust) : undefined;
       if (existing) return existing;
-      decided('refused');
+      // Refused by a check (inputs, ops, sub-plans): a 4xx. An outage is not a decision.
+      if (err instanceof DomainError) decided('refused');
       if (err instanceof DomainError && err.code === 'invalid_inputs') {
         // The caller may not know which plan selection picked: name it and the schema to fill.
         const payload = choice.record.payload as PlanGraphPayload;
