@@ -6,17 +6,16 @@
 import type { FastifyRequest } from 'fastify';
 import { DomainError } from '../domain/errors';
 import { textProblem } from '../domain/json-limits';
+import { idempotencyKeySchema } from '../domain/records';
 
 const FIELD = 'headers.idempotency-key';
-const MAX_KEY_LENGTH = 256;
 
 export function withIdempotencyHeader<B extends { idempotency_key?: string }>(body: B, request: FastifyRequest): B {
   const header = request.headers['idempotency-key'];
   if (header === undefined) return body;
   const key = Array.isArray(header) ? header.join(', ') : header;
   const refuse = (message: string) => new DomainError('bad_request', `invalid header: ${FIELD}: ${message}`, { fields: [{ field: FIELD, message }] });
-  if (key.length === 0 || key.length > MAX_KEY_LENGTH) throw refuse(`must be 1–${MAX_KEY_LENGTH} characters`);
-  const problem = textProblem(key);
+  const problem = idempotencyKeySchema.safeParse(key).error?.issues[0]?.message ?? textProblem(key);
   if (problem) throw refuse(problem);
   if (body.idempotency_key !== undefined && body.idempotency_key !== key) throw refuse('differs from body.idempotency_key; send the key once');
   return { ...body, idempotency_key: key };

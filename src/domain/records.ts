@@ -202,13 +202,16 @@ export const recordEnvelopeSchema = z.strictObject({
 export const typeEcho = <T extends MemoryType>(type: T) => ({ type: z.literal(type).optional() });
 export const withoutType = <B extends { type?: unknown }>({ type: _type, ...body }: B): Omit<B, 'type'> => body;
 
+/** A caller's key that makes a write idempotent (episodes, intents; body field or header). */
+export const idempotencyKeySchema = z.string().min(1).max(256);
+
 export const newEpisodeSchema = recordEnvelopeSchema.extend({
   payload: episodicPayloadSchema,
   /**
    * Makes storing idempotent: the same key from the same principal stores the episode once (a
    * retry gets the stored one back; a different episode under the key is a conflict).
    */
-  idempotency_key: z.string().min(1).max(256).optional(),
+  idempotency_key: idempotencyKeySchema.optional(),
 });
 export type NewEpisode = z.infer<typeof newEpisodeSchema>;
 export const newPlanSchema = recordEnvelopeSchema.extend({ payload: planGraphPayloadSchema });

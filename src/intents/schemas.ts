@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { prototypeKeyProblem } from '../domain/json-limits';
 import { MAX_TASK_DESCRIPTOR_CHARS, SELECTION_MODES } from '../domain/selection';
-import { trustContextSchema } from '../domain/records';
+import { idempotencyKeySchema, trustContextSchema } from '../domain/records';
 import { nodeErrorSchema, runStatusSchema } from '../domain/run-schemas';
 
 /** The longest a caller may ask `wait` to block, and the default. */
@@ -32,7 +32,7 @@ export const intentRequestSchema = z
     /** A plan record id: run this plan instead of the retrieval's pick. */
     plan_id: z.uuid().optional(),
     /** Same key (for the same principal) → same run; a second run is never started. */
-    idempotency_key: z.string().min(1).max(256).optional(),
+    idempotency_key: idempotencyKeySchema.optional(),
     wait: z.boolean().default(false),
     wait_timeout_ms: z.number().int().min(1).max(MAX_WAIT_MS).default(DEFAULT_WAIT_MS),
   })
