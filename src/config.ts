@@ -5,8 +5,9 @@
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import type { TLSConfig } from '@temporalio/common/lib/internal-non-workflow';
 import { z } from 'zod';
+import { decimalInteger } from './domain/decimal-integer';
 
-const port = z.coerce.number().int().min(0).max(65535);
+const port = decimalInteger(0, 65535);
 const temporalAddress = z.string().regex(/^[^:\s/]+:\d+$/, 'must be host:port');
 
 /** Where plangraph looks for Temporal when neither the environment nor a profile says. */
@@ -46,13 +47,13 @@ export const configSchema = z.object({
   /** service.name of the spans (default `plangraph-<api|worker|dev|…>`). */
   OTEL_SERVICE_NAME: z.string().min(1).optional(),
   /** On SIGTERM a worker stops polling and lets running activities finish for this long. */
-  WORKER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
+  WORKER_SHUTDOWN_GRACE_MS: decimalInteger(0).default(30_000),
   TEMPORAL_UI_PORT: port.default(8233),
   TEMPORAL_UI_URL: z.url().optional(),
   TEMPORAL_CLI_PATH: z.string().optional(),
   API_HOST: z.string().default('127.0.0.1'),
   API_PORT: port.default(8080),
-  API_BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
+  API_BODY_LIMIT_BYTES: decimalInteger(1).default(1_048_576),
   DATA_DIR: z.string().default('.data'),
   OPS_MODULES: z
     .string()
@@ -62,18 +63,18 @@ export const configSchema = z.object({
     .string()
     .default('')
     .transform((v) => v.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)),
-  NODE_OUTPUT_LIMIT_BYTES: z.coerce.number().int().positive().max(2_000_000).default(DEFAULT_NODE_OUTPUT_LIMIT_BYTES),
+  NODE_OUTPUT_LIMIT_BYTES: decimalInteger(1, 2_000_000).default(DEFAULT_NODE_OUTPUT_LIMIT_BYTES),
   // Run inputs travel in the workflow's start payload, which Temporal caps at 2 MB.
   /** Plans with more nodes run partitioned, this many nodes per workflow run (docs/execution.md#plans-of-any-size). */
-  PLAN_PARTITION_NODES: z.coerce.number().int().min(2).max(5_000).default(2_000),
-  RUN_INPUT_LIMIT_BYTES: z.coerce.number().int().positive().max(2_000_000).default(DEFAULT_RUN_INPUT_LIMIT_BYTES),
+  PLAN_PARTITION_NODES: decimalInteger(2, 5_000).default(2_000),
+  RUN_INPUT_LIMIT_BYTES: decimalInteger(1, 2_000_000).default(DEFAULT_RUN_INPUT_LIMIT_BYTES),
   /** calibrated: fused lexical + dense match, confidence = estimated P(top plan is right); membrane: the seed formula. */
   SELECTION_MODE: z.enum(['calibrated', 'membrane']).default('calibrated'),
   /** Auto-run threshold on the selection confidence; unset = the mode's default (0.87 calibrated, 0.7 membrane). */
   SELECTION_THRESHOLD: z.coerce.number().min(0).max(1).optional(),
   CONSOLIDATION_CRON: z.string().default('0 * * * *'),
   CONSOLIDATION_MODE: z.enum(['cron', 'schedule']).default('cron'),
-  CONSOLIDATION_PAGE_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
+  CONSOLIDATION_PAGE_SIZE: decimalInteger(1, 5000).default(500),
   /** Learned plans get data edges and run inputs (off: each plan replays its first episode's literals). */
   CONSOLIDATION_GENERALISE: z.stringbool().default(true),
   EMBEDDER: z.enum(['semantic', 'hash', 'openai', 'none']).default('semantic'),

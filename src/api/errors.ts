@@ -16,6 +16,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   unauthenticated: 401,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
   conflict: 409,
   needs_more: 422,
   payload_too_large: 413,

@@ -17,6 +17,7 @@ import { activeTracing } from '../telemetry/tracing';
 import { registerRequestSpans } from './request-spans';
 import { registerJsonBody } from './json-body';
 import { queryProblem } from './query-check';
+import { trackRouteMethods } from './route-methods';
 
 export interface ApiOptions {
   /** Log every request at LOG_LEVEL; without it only unhandled errors (500s) are logged, always. */
@@ -52,8 +53,15 @@ export async function buildApi(services: Services, options: ApiOptions = {}): Pr
   if (tracing) registerRequestSpans(app, tracing);
   app.setErrorHandler(handleError);
   registerJsonBody(app);
+  const methodsFor = trackRouteMethods(app);
   app.setNotFoundHandler((request, reply) => {
-    void reply.status(404).send(errorBody('not_found', `no route ${request.method} ${request.url.split('?')[0]}`));
+    const path = request.url.split('?')[0]!;
+    const allowed = methodsFor(path);
+    if (allowed.length === 0) return void reply.status(404).send(errorBody('not_found', `no route ${request.method} ${path}`));
+    void reply
+      .status(405)
+      .header('allow', allowed.join(', '))
+      .send(errorBody('method_not_allowed', `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`, { allowed }));
   });
   // Every body is checked once, before any route sees it: nesting that would overflow recursive
   // code downstream, text or numbers Postgres could not store as given, and keys that could

@@ -4,6 +4,7 @@
  * schema would throw once services are up.
  */
 import type { z } from 'zod';
+import { temporalIdSchema } from '../domain/run-schemas';
 
 /** A mistake in how the command was called; printed as one line, no stack trace. */
 export class UsageError extends Error {
@@ -29,3 +30,6 @@ export function schemaFlag<T>(flag: string, schema: z.ZodType<T, string>): (valu
     return parsed.data;
   };
 }
+
+/** A `<workflow_id>` or `<node_id>` argument, checked as the API checks it (an empty one is refused before Temporal is asked). */
+export const idArgument = (name: string) => schemaFlag(name, temporalIdSchema);

@@ -13,6 +13,7 @@ export const ERROR_CODES = [
   'unauthenticated',
   'forbidden',
   'not_found',
+  'method_not_allowed',
   'conflict',
   'needs_more',
   'payload_too_large',

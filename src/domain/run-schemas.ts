@@ -8,6 +8,9 @@ import { approvalDecisionSchema, approvalWaitSchema } from './approval-schemas';
 import { NODE_EXECUTIONS } from './node-execution';
 import { NODE_STATES, RUN_STATES } from './run-state';
 
+/** A run's workflow id or a node id as a caller names it; Temporal's own default limit on ids. */
+export const temporalIdSchema = z.string().min(1, 'must not be empty').max(1_000, 'must be at most 1,000 characters');
+
 export const nodeErrorSchema = z.object({ type: z.string(), message: z.string() });
 export type NodeError = z.infer<typeof nodeErrorSchema>;
 

@@ -17,6 +17,7 @@ import { resolveTemplates, type RefScope } from '../domain/refs';
 import { isPartitionedRun, NODE_STATES, type PartitionedRunInput, type PlanRunInput, type RunStatus } from '../domain/run-state';
 import type { RecordStore } from '../store/records';
 import type { RunViewer } from './run-view';
+import { decimalInteger } from '../domain/decimal-integer';
 
 export const runNodeSchema = z.object({
   workflow_id: z.string(),
@@ -40,8 +41,8 @@ export const runNodeListQuerySchema = z
     /** Only nodes in this state. */
     state: z.enum(NODE_STATES).optional(),
     /** Nodes to skip, in topological order (after the state filter). */
-    offset: z.coerce.number().int().min(0).default(0),
-    limit: z.coerce.number().int().min(1).max(1_000).default(100),
+    offset: decimalInteger(0).default(0),
+    limit: decimalInteger(1, 1_000).default(100),
   })
   .strict();
 export type RunNodeListQuery = z.input<typeof runNodeListQuerySchema>;

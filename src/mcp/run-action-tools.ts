@@ -4,6 +4,7 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { temporalIdSchema } from '../domain/run-schemas';
 import { APPROVAL_DECISIONS } from '../domain/approvals';
 import type { Principal } from '../domain/principal';
 import type { Approver } from '../runs/approve-run';
@@ -18,7 +19,7 @@ export interface RunActionToolDeps {
   pending: PendingApprovalsReader;
 }
 
-const workflowId = z.string().min(1).describe('The run’s workflow id');
+const workflowId = temporalIdSchema.describe('The run’s workflow id');
 
 export function registerRunActionTools(server: McpServer, deps: RunActionToolDeps): void {
   const { principal } = deps;
@@ -44,7 +45,7 @@ export function registerRunActionTools(server: McpServer, deps: RunActionToolDep
         'A rejection fails the node with approval_rejected. Only a caller who may run the plan may decide.',
       inputSchema: {
         workflow_id: workflowId,
-        node_id: z.string().min(1),
+        node_id: temporalIdSchema,
         decision: z.enum(APPROVAL_DECISIONS),
         comment: z.string().max(2000).optional(),
       },

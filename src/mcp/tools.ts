@@ -6,6 +6,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { temporalIdSchema } from '../domain/run-schemas';
 import { effectiveTrust, type Principal } from '../domain/principal';
 import { jsonProblem } from '../domain/json-limits';
 import { MAX_TASK_DESCRIPTOR_CHARS } from '../domain/selection';
@@ -100,7 +101,7 @@ export function registerTools(server: McpServer, deps: McpToolDeps): void {
     {
       title: 'Get a run',
       description: "A run's state, per-node status while running and result (every node's output) when done.",
-      inputSchema: { workflow_id: z.string().min(1) },
+      inputSchema: { workflow_id: temporalIdSchema },
     },
     ({ workflow_id }) => answer(() => deps.viewer.view(workflow_id, effectiveTrust(principal))),
   );

@@ -11,11 +11,12 @@ import { DomainError } from '../domain/errors';
 import { timestamptzFromText } from '../domain/timestamps';
 import { trustWhere } from './trust-sql';
 import { RECORD_COLUMNS, RECORD_FROM, toMemoryRecord, type RecordRow } from '../store/records';
+import { decimalInteger } from '../domain/decimal-integer';
 
 export const listPlansQuerySchema = z.object({
   intent: z.string().min(1).optional(),
   status: z.enum(RECORD_STATUSES).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  limit: decimalInteger(1, 200).default(50),
   /** Opaque cursor from the previous page's `next_cursor`. */
   cursor: z.string().optional(),
 }).strict();

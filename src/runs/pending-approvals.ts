@@ -10,12 +10,13 @@ import { approvalWaitSchema } from '../domain/approval-schemas';
 import { effectiveTrust, type Principal } from '../domain/principal';
 import { statusQuery } from '../domain/run-state';
 import type { RunLister } from '../store/run-list';
+import { decimalInteger } from '../domain/decimal-integer';
 
 /** How long one run's status query may take before that run is left out. */
 const STATUS_QUERY_TIMEOUT_MS = 5_000;
 
 export const pendingApprovalsQuerySchema = z
-  .object({ limit: z.coerce.number().int().min(1).max(200).default(50) })
+  .object({ limit: decimalInteger(1, 200).default(50) })
   .strict();
 
 export const pendingApprovalsSchema = z.object({

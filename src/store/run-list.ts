@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { Db } from '../db/client';
 import { SENSITIVITIES, sensitivityRank, type TrustContext } from '../domain/records';
 import { timestamptzSchema } from '../domain/timestamps';
+import { decimalInteger } from '../domain/decimal-integer';
 
 export const RUN_ROW_STATES = ['running', 'succeeded', 'failed', 'cancelled'] as const;
 
@@ -19,7 +20,7 @@ export const listRunsQuerySchema = z
     since: timestamptzSchema.optional(),
     /** Runs started before this instant (also the cursor: the previous page's last started_at). */
     before: timestamptzSchema.optional(),
-    limit: z.coerce.number().int().min(1).max(200).default(50),
+    limit: decimalInteger(1, 200).default(50),
   })
   .strict();
 export type ListRunsQuery = z.input<typeof listRunsQuerySchema>;

@@ -91,6 +91,7 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
     ['an integer JSON would round (a 20-digit id)', () => raw('/v1/episodes', JSON.stringify(validEpisode).replace('"outcome"', '"environment":{"id":12345678901234567890},"outcome"')), 400, 'bad_request', 'body'],
     ['a record type other than the route’s', () => ctx.call('POST', '/v1/episodes', { ...validEpisode, type: 'plan_graph' }), 400, 'bad_request', 'body.type'],
     ['a NUL in a query value', () => ctx.call('GET', '/v1/plans?intent=greet%00x'), 400, 'bad_request', 'query.intent'],
+    ['a hex page size, which Number() would read as 16', () => ctx.call('GET', '/v1/plans?limit=0x10'), 400, 'bad_request', 'query.limit'],
     ['a query value that is not UTF-8', () => ctx.call('GET', '/v1/plans?intent=caf%E9'), 400, 'bad_request', 'query.intent'],
     ['a JSON body labelled text/plain', () => raw('/v1/episodes', JSON.stringify(validEpisode), 'text/plain'), 400, 'bad_request', 'body'],
     // As a browser's bodiless fetch() sends it: read as no body, so the route answers (here: no such run).
@@ -117,7 +118,7 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
     ['a 150-character workflow id is looked up, not refused', () => ctx.call('GET', `/v1/runs/plan-${'x'.repeat(145)}`), 404, 'not_found'],
     ['a path segment over 1,000 characters', () => ctx.call('GET', `/v1/runs/${'x'.repeat(1001)}`), 400, 'bad_request', 'url'],
     ['a URL that is not valid UTF-8', () => ctx.call('GET', '/v1/runs/%ED%A0%80'), 400, 'bad_request', 'url'],
-    ['unknown method on a route', () => ctx.call('POST', '/v1/stats', {}), 404, 'not_found'],
+    ['unknown method on a route', () => ctx.call('POST', '/v1/stats', {}), 405, 'method_not_allowed'],
     ['unknown API key', () => ctx.call('POST', '/v1/episodes', validEpisode, 'pg_wrong'), 401, 'unauthenticated'],
   ];
 
@@ -133,6 +134,16 @@ describe('bad input is refused with a 4xx and changes nothing', () => {
       expect(error.message).toContain(field);
     }
     expect(await footprint()).toEqual(before);
+  });
+
+  it('a method the path has no route for is a 405 listing the methods it has, for a path with a parameter too', async () => {
+    const stats = await ctx.call('POST', '/v1/stats', {});
+    expect(stats.headers.allow).toBe('GET, HEAD');
+    const cancel = await ctx.call('GET', '/v1/runs/plan-x/cancel');
+    expect(cancel.statusCode).toBe(405);
+    expect(cancel.headers.allow).toBe('POST');
+    expect(errorOf(cancel as never)).toMatchObject({ code: 'method_not_allowed', details: { allowed: ['POST'] } });
+    expect((await ctx.call('GET', '/v1/runs/plan-x/no-such-action')).statusCode).toBe(404);
   });
 
   it('the same episode, well-formed, is stored (the cases above fail for their defect alone)', async () => {

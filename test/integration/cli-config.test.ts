@@ -26,6 +26,7 @@ describe('bad configuration gives one line naming the setting and a non-zero exi
     [['worker'], { TEMPORAL_ADDRESS: 'not-an-address' }, /TEMPORAL_ADDRESS/],
     [['worker'], { TEMPORAL_ADDRESS: '127.0.0.1:1' }, /cannot reach Temporal at TEMPORAL_ADDRESS=127\.0\.0\.1:1/],
     [['api'], { API_PORT: '70000' }, /API_PORT/],
+    [['api'], { API_PORT: '0x1F90' }, /API_PORT="0x1F90": must be a whole number in decimal digits/],
   ])('plangraph %s with %o', (args, env, pattern) => {
     const { status, lines, stderr } = plangraph(args, env);
     expect(status).not.toBe(0);
@@ -47,6 +48,10 @@ describe('bad flag values and files give one line naming them, before anything s
     [['episodes', 'ingest', '/no-such-dir/episodes.jsonl'], "cannot read /no-such-dir/episodes.jsonl: ENOENT: no such file or directory, open '/no-such-dir/episodes.jsonl'"],
     [['episodes', 'ingest', tmpdir()], `cannot read ${tmpdir()}: it is a directory, not a JSON Lines file`],
     // zod would drop the key on the way to the run (which would start with inputs {}).
+    // Temporal would answer with its raw "Failed to describe workflow".
+    [['runs', 'show', ''], '<workflow_id>: must not be empty, got ""'],
+    [['runs', 'approve', 'some-run', ''], '<node_id>: must not be empty, got ""'],
+    [['run', '--task', 'echo', '--input', 'env=prod', '--input', 'env=dev'], '--input env=dev: env is given twice'],
     [['run', '--task', 'echo', '--input', '__proto__=x'], '--input __proto__=x: inputs.__proto__ is a key named "__proto__", which is refused (it could replace an object\'s prototype)'],
   ])('plangraph %s', (args, message) => {
     // An unreachable database: a command that got past its flags would fail on it instead.

@@ -31,6 +31,11 @@ describe('--input flags for suggested inputs', () => {
     expect(() => parseInput('n=1234567890123456789012')).toThrow(/would read as 1234567890123456800000/);
   });
 
+  it('refuses an input given twice instead of keeping one of the values', () => {
+    expect(() => parseInput('env=staging', parseInput('env=prod'))).toThrow('--input env=staging: env is given twice');
+    expect(parseInput('region=eu', parseInput('env=prod'))).toEqual({ env: 'prod', region: 'eu' });
+  });
+
   it('leaves plain words unquoted', () => {
     expect(inputFlags({ ticket_id: 'T-102', words: 30 })).toBe('--input ticket_id=T-102 --input words=30');
   });

@@ -32,4 +32,11 @@ describe('Temporal connection settings', () => {
     expect(() => loadConfig({ TEMPORAL_TLS: 'maybe' })).toThrow(/TEMPORAL_TLS/);
     expect(() => loadConfig({ TEMPORAL_CONFIG_FILE: '/nonexistent/temporal.toml', TEMPORAL_PROFILE: 'x' })).toThrow(ConfigError);
   });
+
+  it('whole numbers only in decimal digits: a hex or exponent value is refused, not read as another number', () => {
+    expect(loadConfig({ API_PORT: '9090', PLAN_PARTITION_NODES: '500' })).toMatchObject({ API_PORT: 9090, PLAN_PARTITION_NODES: 500 });
+    expect(() => loadConfig({ API_PORT: '0x1F90' })).toThrow('invalid API_PORT="0x1F90": must be a whole number in decimal digits');
+    expect(() => loadConfig({ API_BODY_LIMIT_BYTES: '1e6' })).toThrow(/API_BODY_LIMIT_BYTES/);
+    expect(() => loadConfig({ API_PORT: '70000' })).toThrow(/API_PORT/);
+  });
 });

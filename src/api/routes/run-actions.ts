@@ -3,7 +3,7 @@
  * /v1/runs/:workflow_id/approvals…) and resuming it after a failure (POST /v1/runs/:workflow_id/resume).
  * Each needs a caller who may run the run's plan; anyone else gets the 404 of a run it cannot see.
  */
-import { z } from 'zod';
+import { temporalIdSchema } from '../../domain/run-schemas';
 import { createIntentComponents } from '../../intents/wiring';
 import { approvalBodySchema, approvalDecisionSchema, approvalListSchema, createApprover } from '../../runs/approve-run';
 import { createResumer, resumeResponseSchema } from '../../runs/resume-run';
@@ -48,7 +48,7 @@ export function runActionRoutes(services: Services) {
         'Approve or reject a waiting approval node (or `$run`, the requires_approval gate) as the caller; ' +
         '404 unknown node, 400 not an approval node, 409 not waiting or run closed',
       tags: ['runs'],
-      params: runParamsSchema.extend({ node_id: z.string().min(1).max(1_000) }),
+      params: runParamsSchema.extend({ node_id: temporalIdSchema }),
       body: approvalBodySchema,
       response: approvalDecisionSchema,
       handler: ({ params, body, principal }) => approver.decide(params.workflow_id, params.node_id, body, principal),

@@ -1,5 +1,6 @@
 /** GET /v1/runs, GET /v1/runs/:workflow_id(/nodes(/:node_id)) and POST /v1/runs/:workflow_id/cancel: list, watch and stop plan runs. */
 import { z } from 'zod';
+import { temporalIdSchema } from '../../domain/run-schemas';
 import { createIntentComponents } from '../../intents/wiring';
 import { cancelResponseSchema, runViewSchema } from '../../intents/schemas';
 import type { Services } from '../../services';
@@ -11,7 +12,7 @@ import { defineRoute } from '../route';
 export { cancelResponseSchema, runViewSchema };
 export type { CancelResponse, RunView } from '../../intents/schemas';
 
-export const runParamsSchema = z.object({ workflow_id: z.string().min(1).max(1_000) });
+export const runParamsSchema = z.object({ workflow_id: temporalIdSchema });
 
 /** The run routes over the given services. */
 export function runRoutes(services: Services) {
@@ -52,7 +53,7 @@ export function runRoutes(services: Services) {
       url: '/v1/runs/:workflow_id/nodes/:node_id',
       summary: "One node of a run: its params as declared in the run's plan and as resolved when it started",
       tags: ['runs'],
-      params: runParamsSchema.extend({ node_id: z.string().min(1).max(1_000) }),
+      params: runParamsSchema.extend({ node_id: temporalIdSchema }),
       response: runNodeSchema,
       handler: ({ params, principal }) => nodes.node(params.workflow_id, params.node_id, effectiveTrust(principal)),
     }),

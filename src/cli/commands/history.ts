@@ -7,13 +7,14 @@ import { formatHistoryJson, writeHistoryFile } from '../../replay/history-file';
 import { fetchRunHistory } from '../../replay/run-histories';
 import { connectTemporal } from '../../temporal/connection';
 import { configFromEnv } from '../runtime';
+import { idArgument } from '../flags';
 
 export function registerHistoryCommands(program: Command): void {
   const history = program.command('history').description('Workflow histories of runs');
   history
     .command('export')
     .description('Write a run’s history as JSON (the shape of `temporal workflow show --output json`)')
-    .argument('<workflow_id>', 'the run’s workflow id')
+    .argument('<workflow_id>', 'the run’s workflow id', idArgument('<workflow_id>'))
     .option('--run-id <id>', 'a specific run of the workflow id (default: the latest)')
     .option('--out <file>', 'write to this file instead of stdout')
     .action(async (workflowId: string, options: { runId?: string; out?: string }) => {

@@ -9,6 +9,7 @@ import { readHistoryFile } from '../../replay/history-file';
 import { CURRENT_WORKFLOWS, formatReplayOutcome, installQuietReplayRuntime, replayHistories, type ReplayTarget, type WorkflowSource } from '../../replay/replay';
 import { closedRunHistories, fetchRunHistory } from '../../replay/run-histories';
 import { connectTemporal } from '../../temporal/connection';
+import { idArgument } from '../flags';
 import { configFromEnv } from '../runtime';
 
 interface ReplayOptions {
@@ -70,7 +71,7 @@ export function registerReplayCommand(program: Command): void {
   program
     .command('replay')
     .description('Replay run histories against the current workflow code; exits non-zero on nondeterminism')
-    .argument('[workflow_id]', 'replay this run, fetched from Temporal')
+    .argument('[workflow_id]', 'replay this run, fetched from Temporal', idArgument('[workflow_id]'))
     .option('--run-id <id>', 'a specific run of the workflow id (default: the latest)')
     .option('--file <path>', 'replay an exported history (the JSON of `temporal workflow show --output json`)')
     .option('--all', 'replay every closed run (narrowed by --query)')

@@ -12,7 +12,7 @@ import { createApprover } from '../../runs/approve-run';
 import { createResumer } from '../../runs/resume-run';
 import { createPendingApprovals } from '../../runs/pending-approvals';
 import { createRunLister } from '../../store/run-list';
-import { integerFlag } from '../flags';
+import { idArgument, integerFlag } from '../flags';
 import { withServices } from '../runtime';
 
 /** The terminal's operator, named after its login so an approval says who gave it. */
@@ -31,7 +31,7 @@ export function registerRunActionCommands(runs: Command): void {
   runs
     .command('cancel')
     .description('Cancel a running run: running activities are asked to cancel, every unfinished node becomes cancelled, the run ends cancelled')
-    .argument('<workflow_id>', 'the run’s workflow id')
+    .argument('<workflow_id>', 'the run’s workflow id', idArgument('<workflow_id>'))
     .option('--json', 'print the JSON of POST /v1/runs/:workflow_id/cancel')
     .action(async (workflowId: string, options: { json?: boolean }) =>
       withServices(async (services) => {
@@ -61,8 +61,8 @@ export function registerRunActionCommands(runs: Command): void {
     runs
       .command(decision)
       .description(`${decision === 'approve' ? 'Approve' : 'Reject'} a waiting approval node of a running run ($run: the requires_approval gate)`)
-      .argument('<workflow_id>', 'the run’s workflow id')
-      .argument('<node_id>', 'the approval node, or $run for the run gate')
+      .argument('<workflow_id>', 'the run’s workflow id', idArgument('<workflow_id>'))
+      .argument('<node_id>', 'the approval node, or $run for the run gate', idArgument('<node_id>'))
       .option('--comment <text>', 'recorded with the decision')
       .option('--json', 'print the decision as JSON')
       .action(async (workflowId: string, nodeId: string, options: { comment?: string; json?: boolean }) =>
@@ -77,7 +77,7 @@ export function registerRunActionCommands(runs: Command): void {
   runs
     .command('resume')
     .description('Start a new run of a failed or cancelled run’s plan revision that reruns only what did not succeed')
-    .argument('<workflow_id>', 'the failed run’s workflow id')
+    .argument('<workflow_id>', 'the failed run’s workflow id', idArgument('<workflow_id>'))
     .option('--json', 'print the JSON of POST /v1/runs/:workflow_id/resume')
     .action(async (workflowId: string, options: { json?: boolean }) =>
       withServices(async (services) => {

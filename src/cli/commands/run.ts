@@ -22,6 +22,8 @@ export function parseInput(pair: string, into: Record<string, unknown> = {}): Re
   // Refused as the API refuses it: the run would otherwise start with the key silently gone.
   const keyProblem = prototypeKeyProblem({ path: [pair.slice(0, eq)] });
   if (keyProblem) throw new UsageError(`--input ${pair}: inputs.${pair.slice(0, eq)} ${keyProblem}`);
+  // Keeping the last of two values would run with one the caller may not have meant.
+  if (Object.hasOwn(into, pair.slice(0, eq))) throw new UsageError(`--input ${pair}: ${pair.slice(0, eq)} is given twice`);
   const raw = pair.slice(eq + 1);
   let value: unknown;
   try {

@@ -13,7 +13,7 @@ import type { RunView } from '../../intents/schemas';
 import { effectiveTrust, LOCAL_OPERATOR } from '../../domain/principal';
 import { timestamptzSchema } from '../../domain/timestamps';
 import { createRunLister, RUN_ROW_STATES, type ListRunsQuery, type RunList } from '../../store/run-list';
-import { integerFlag, schemaFlag } from '../flags';
+import { idArgument, integerFlag, schemaFlag } from '../flags';
 import { withServices } from '../runtime';
 import { registerRunActionCommands } from './run-actions';
 
@@ -106,7 +106,7 @@ export function registerRunsCommands(program: Command): void {
   runs
     .command('show')
     .description("A run's state, per-node status and result")
-    .argument('<workflow_id>', 'the run’s workflow id')
+    .argument('<workflow_id>', 'the run’s workflow id', idArgument('<workflow_id>'))
     .option('--json', 'print the JSON of GET /v1/runs/:workflow_id')
     .action(async (workflowId: string, options: { json?: boolean }) =>
       withServices(async (services) => {
@@ -117,7 +117,7 @@ export function registerRunsCommands(program: Command): void {
   runs
     .command('nodes')
     .description("Every node of a run and its state, in topological order (partitioned runs included)")
-    .argument('<workflow_id>', 'the run’s workflow id')
+    .argument('<workflow_id>', 'the run’s workflow id', idArgument('<workflow_id>'))
     .addOption(new Option('--state <state>', 'only nodes in this state').choices(NODE_STATES))
     .option('--offset <n>', 'nodes to skip', integerFlag('--offset', 0), 0)
     .option('--limit <n>', 'nodes to show (at most 1000)', integerFlag('--limit', 1, 1_000), 100)
