@@ -13,6 +13,7 @@ import { PLAN_ID_ATTRIBUTE } from '../runs/start-run';
 import type { RunStore } from '../store/plan-runs';
 import type { RecordStore } from '../store/records';
 import { runStatusSchema } from '../domain/run-schemas';
+import { withPendingAttempts } from './pending-attempts';
 import { runRowSchema, type CancelResponse, type RunView, type RunViewState } from './schemas';
 
 /** How long the live `status` query may take before the view goes without it. */
@@ -120,7 +121,7 @@ export function createRunViewer(deps: RunViewerDeps) {
           const status = await client.connection.withDeadline(Date.now() + STATUS_QUERY_TIMEOUT_MS, () =>
             client.workflow.getHandle(workflowId, runId).query(statusQuery),
           );
-          view.status = runStatusSchema.parse(status);
+          view.status = withPendingAttempts(runStatusSchema.parse(status), description);
         } catch (err) {
           view.status_error = `status query failed: ${(err as Error).message}`;
         }

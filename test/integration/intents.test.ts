@@ -7,6 +7,7 @@ import { CALIBRATED_THRESHOLD } from '../../src/domain/selection';
 import type { IntentResponse, RunView } from '../../src/intents/schemas';
 import { createApiTestContext, errorOf, type ApiTestContext } from './api-harness';
 import { runCli } from './cli-process';
+import { until } from './executor-helpers';
 import { uid } from './harness';
 import { storePlan as storeTestPlan, type PlanSpec } from './plans';
 import { RESEARCH_INPUTS_SCHEMA, RESEARCH_PHRASINGS } from '../fixtures/research-plan';
@@ -497,6 +498,26 @@ describe('runs: live status, bounded wait and cancellation', () => {
       ['boom', 'failed'],
       ['after', 'cancelled'],
     ]);
+  });
+
+  it('a node that retries shows its current attempt and the last attempt’s failure while it waits for the next', async () => {
+    const scope = uid('s');
+    const retry = { maximum_attempts: 3, initial_interval: '1s', backoff_coefficient: 10 };
+    const plan = await storePlan({ scope, intent: `shaky ${scope}`, nodes: [{ id: 'shaky', op: 'flaky', params: { fail_times: 5 }, policy: { retry } }], edges: [] });
+    const key = await ctx.key(uid('agent'), 'low');
+    await ctx.withWorker(async () => {
+      const started = await ctx.call('POST', '/v1/intents', { task_descriptor: 'x', inputs: {}, plan_id: plan.id }, key);
+      const { workflow_id } = started.json() as IntentResponse;
+      // Attempt 2 fails after a 1 s backoff; attempt 3 waits 10 s: the view is read in between.
+      const node = await until(
+        async () => ((await ctx.call('GET', `/v1/runs/${workflow_id}`, undefined, key)).json() as RunView).status?.nodes[0],
+        (n) => n?.attempts === 3,
+        'the third attempt scheduled',
+      );
+      expect(node).toMatchObject({ id: 'shaky', state: 'running', attempts: 3, error: { type: 'Error', message: 'flaky failure on attempt 2' } });
+      expect((await ctx.call('POST', `/v1/runs/${workflow_id}/cancel`, {}, key)).statusCode).toBe(202);
+      expect((await settled(workflow_id, key)).state).toBe('cancelled');
+    });
   });
 
   it('unknown runs and runs that are not plan runs are 404', async () => {
