@@ -4,12 +4,14 @@
  * any of its ancestors is run again; every other node succeeded, and so did all its ancestors,
  * so its output is reused as it was.
  */
-import { indexGraph } from '../domain/graph';
+import { indexGraph, topologicalOrder } from '../domain/graph';
 import type { PlanGraphPayload } from '../domain/records';
 import type { NodeStatus, ResumeFrom } from '../domain/run-state';
 
 export interface ResumeSplit {
   reused: ResumeFrom['reused'];
+  /** The reused node ids and the rerun ones, each in the order the nodes run (topological). */
+  reusedIds: string[];
   rerun: string[];
 }
 
@@ -29,9 +31,9 @@ export function splitForResume(plan: Pick<PlanGraphPayload, 'nodes' | 'edges'>, 
       }
     }
   }
+  const order = topologicalOrder(index) ?? index.nodeIds;
+  const reusedIds = order.filter((id) => !rerun.has(id));
   // fromEntries defines own properties, so a node called "__proto__" is kept like any other.
-  const reused: ResumeFrom['reused'] = Object.fromEntries(
-    index.nodeIds.filter((id) => !rerun.has(id)).map((id) => [id, { output: byId.get(id)!.output ?? null, attempts: byId.get(id)!.attempts }]),
-  );
-  return { reused, rerun: [...rerun].sort() };
+  const reused: ResumeFrom['reused'] = Object.fromEntries(reusedIds.map((id) => [id, { output: byId.get(id)!.output ?? null, attempts: byId.get(id)!.attempts }]));
+  return { reused, reusedIds, rerun: order.filter((id) => rerun.has(id)) };
 }

@@ -112,7 +112,7 @@ export function createResumer(deps: ResumerDeps) {
         plan_id: record.id,
         plan_revision: input.plan.revision,
         resumed_from: workflowId,
-        reused: Object.keys(split.reused).sort(),
+        reused: split.reusedIds,
         rerun: split.rerun,
       };
     },

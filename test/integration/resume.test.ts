@@ -109,7 +109,7 @@ describe('resume', () => {
     const response = await resume(oldId);
     expect(response.statusCode, response.body).toBe(201);
     const body = response.json() as ResumeResponse;
-    expect(body).toMatchObject({ resumed_from: oldId, plan_id: plan.id, plan_revision: plan.revision, reused: ['a', 'b', 'e', 'f'], rerun: ['d', 'gate'] });
+    expect(body).toMatchObject({ resumed_from: oldId, plan_id: plan.id, plan_revision: plan.revision, reused: ['a', 'b', 'e', 'f'], rerun: ['gate', 'd'] });
 
     const resumed = await settled(body.workflow_id);
     expect(resumed.state).toBe('succeeded');
@@ -147,7 +147,7 @@ describe('resume', () => {
     expect(old.result!.nodes.map((n) => `${n.id}:${n.state}`).sort()).toEqual(['after:cancelled', 'gate:failed', 'ok:succeeded']);
     writeFileSync(marker, 'ok');
     const body = (await resume(workflowId)).json() as ResumeResponse;
-    expect(body).toMatchObject({ reused: ['ok'], rerun: ['after', 'gate'] });
+    expect(body).toMatchObject({ reused: ['ok'], rerun: ['gate', 'after'] });
     expect((await settled(body.workflow_id)).state).toBe('succeeded');
     expect(invocations(log)).toEqual({ ok: 1, gate: 2, after: 1 });
   });
@@ -238,7 +238,7 @@ describe('resume', () => {
     writeFileSync(marker, 'ok');
     const { stdout } = await runCli(ctx, 'runs', 'resume', workflowId, '--json');
     const body = JSON.parse(stdout) as ResumeResponse;
-    expect(body).toMatchObject({ resumed_from: workflowId, reused: ['a', 'b', 'e', 'f'], rerun: ['d', 'gate'] });
+    expect(body).toMatchObject({ resumed_from: workflowId, reused: ['a', 'b', 'e', 'f'], rerun: ['gate', 'd'] });
     await settled(body.workflow_id);
     const shown = await runCli(ctx, 'runs', 'show', body.workflow_id);
     expect(shown.stdout).toContain(`resumes   ${workflowId}`);
