@@ -7,6 +7,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { temporalUiUrl, type Config } from '../config';
 import type { TrustContext } from '../domain/records';
 import { statusQuery } from '../domain/run-state';
+import { subPlanTargets, walkSubPlans } from '../domain/sub-plan';
 import { runnableBy, visibility } from '../domain/trust';
 import { DomainError } from '../domain/errors';
 import { PLAN_ID_ATTRIBUTE } from '../runs/start-run';
@@ -94,6 +95,12 @@ export function createRunViewer(deps: RunViewerDeps) {
     const plan = planId ? await deps.records.get(planId) : undefined;
     // Same answer as for a missing run, so a caller learns nothing about runs it may not see.
     if (!plan || plan.payload.kind !== 'plan_graph' || visibility(plan, trust) !== 'visible' || !runnableBy(plan.payload, trust)) throw notFound;
+    // A sub-plan node's output holds the child run's node ids and outputs: the caller must be
+    // allowed to run every plan the run calls, as a caller starting it would have to be.
+    if (subPlanTargets(plan.payload).size > 0) {
+      const walk = await walkSubPlans({ record_id: plan.id, payload: plan.payload }, (id) => deps.records.get(id), { trust });
+      if (!walk.ok) throw notFound;
+    }
     return { description, planId: planId! };
   }
 

@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 import type { PlanGraphPayload, Sensitivity, TrustContext } from '../../src/domain/records';
 import { PLAN_ID_ATTRIBUTE, startPlanRun } from '../../src/runs/start-run';
 import { createRecordStore } from '../../src/store/records';
+import { createRunStore } from '../../src/store/plan-runs';
+import { createRunViewer } from '../../src/intents/run-view';
 import { statusQuery, type PlanRunInput } from '../../src/domain/run-state';
 import { byId, failureType, metricsOf, runRows, settle, startInput, until } from './executor-helpers';
 import { uid, useWorkerContext } from './harness';
@@ -167,6 +169,19 @@ describe('sub-plan nodes', () => {
     // Without a trust context (the CLI's local runs) the same hidden plan runs.
     expect((await run({ nodes: [callPlan('call', hidden.id)] })).status.state).toBe('succeeded');
   }, 90_000);
+
+  it('a run calling a plan the viewer may not run is not shown to that viewer: its node holds the child’s outputs', async () => {
+    const secret = await store({ sensitivity: 'high', nodes: [{ id: 'rotate', op: 'echo', params: { password: 'hunter2' } }] });
+    const { record, handle, status } = await run({ sensitivity: 'public', nodes: [callPlan('call', secret.id)] });
+    expect(byId(status).call?.output).toMatchObject({ outputs: { rotate: { password: 'hunter2' } } });
+    const records = createRecordStore(ctx.db);
+    const viewer = createRunViewer({ config: ctx.config, client: ctx.client, records, runs: createRunStore(ctx.db) });
+    expect(record.sensitivity).toBe('public');
+    const anonymous = await viewer.view(handle.workflowId, { max_sensitivity: 'public', authenticated: false }).catch((e: unknown) => e);
+    expect(anonymous).toMatchObject({ code: 'not_found' });
+    const cleared = await viewer.view(handle.workflowId, { max_sensitivity: 'high', authenticated: true });
+    expect(cleared.result?.state).toBe('succeeded');
+  });
 
   it('refuses before starting anything when the starter can look plans up (API, CLI): 404, 403, 422', async () => {
     const trust: TrustContext = { max_sensitivity: 'low', authenticated: false };
