@@ -6,7 +6,7 @@ import { WorkflowFailedError, WorkflowNotFoundError, type Client, type WorkflowE
 import { ApplicationFailure } from '@temporalio/common';
 import { temporalUiUrl, type Config } from '../config';
 import type { TrustContext } from '../domain/records';
-import { statusQuery } from '../domain/run-state';
+import { statusQuery, type RunStatus } from '../domain/run-state';
 import { subPlanTargets, walkSubPlans } from '../domain/sub-plan';
 import { runnableBy, visibility } from '../domain/trust';
 import { DomainError } from '../domain/errors';
@@ -59,7 +59,7 @@ function rowView(row: Record<string, unknown> | undefined): RunView['record'] {
 }
 
 /** The final result of a closed run: failed runs carry their RunStatus in the failure details. */
-async function finalOutcome(client: Client, workflowId: string, runId: string): Promise<Pick<RunView, 'result' | 'error'>> {
+async function finalOutcome(client: Client, workflowId: string, runId: string, state: RunViewState): Promise<Pick<RunView, 'result' | 'error'>> {
   try {
     return { result: runStatusSchema.parse(await client.workflow.getHandle(workflowId, runId).result()) };
   } catch (err) {
@@ -72,8 +72,21 @@ async function finalOutcome(client: Client, workflowId: string, runId: string): 
     const queried = await client.connection
       .withDeadline(Date.now() + STATUS_QUERY_TIMEOUT_MS, () => client.workflow.getHandle(workflowId, runId).query(statusQuery))
       .then((status) => runStatusSchema.safeParse(status), () => undefined);
-    return queried?.success ? { result: queried.data, error } : { error };
+    if (!queried?.success) return { error };
+    return { result: state === 'terminated' || state === 'timed_out' ? endedFromOutside(queried.data, state) : queried.data, error };
   }
+}
+
+const UNFINISHED: ReadonlySet<string> = new Set(['pending', 'running', 'waiting']);
+
+/**
+ * A run Temporal ended from outside (terminated, or past its execution timeout) never got to
+ * mark what it left unfinished: its last status still says running. Those nodes were cancelled.
+ */
+function endedFromOutside(status: RunStatus, state: 'terminated' | 'timed_out'): RunStatus {
+  const reason = state === 'terminated' ? 'the run was terminated' : 'the run timed out';
+  const nodes = status.nodes.map((node) => (UNFINISHED.has(node.state) ? { ...node, state: 'cancelled' as const, reason } : node));
+  return { ...status, state: status.state === 'running' ? 'cancelled' : status.state, nodes };
 }
 
 /** Creates the run viewer over Temporal, the record store and the run rows. */
@@ -134,7 +147,7 @@ export function createRunViewer(deps: RunViewerDeps) {
         }
         return view;
       }
-      return { ...view, ...(await finalOutcome(client, workflowId, runId)) };
+      return { ...view, ...(await finalOutcome(client, workflowId, runId, state)) };
     },
 
     /** Waits until the run closes or `timeoutMs` passes, whichever is first. */

@@ -14,6 +14,8 @@ import { createRunOutcomeSink } from '../../src/runs/outcome-sink';
 import { reconcileOpenRuns } from '../../src/runs/reconcile';
 import { startPlanRun } from '../../src/runs/start-run';
 import { createRunStore } from '../../src/store/plan-runs';
+import { createRecordStore } from '../../src/store/records';
+import { createRunViewer } from '../../src/intents/run-view';
 import { createWorker } from '../../src/temporal/worker';
 import { metricsOf, runRows, until } from './executor-helpers';
 import { createTestContext, uid, type TestContext } from './harness';
@@ -53,6 +55,12 @@ describe('fault: terminated runs are reconciled exactly once', () => {
       expect(row!.latency_ms).toBeGreaterThan(0);
       const metrics = await metricsOf(ctx.db, terminated.record.id);
       expect(metrics).toMatchObject({ execution_count: 1, failure_rate: 1, counters: { successes: 0, failures: 1, latency_samples: 1 } });
+      // Its view: the node it left running was cancelled by the termination, not still running.
+      const viewer = createRunViewer({ config: ctx.config, client: ctx.client, records: createRecordStore(ctx.db), runs });
+      const view = await viewer.view(terminated.handle.workflowId, { max_sensitivity: 'high', authenticated: true });
+      expect(view.state).toBe('terminated');
+      expect(view.result?.state).toBe('cancelled');
+      expect(view.result?.nodes).toEqual([expect.objectContaining({ id: 'wait', state: 'cancelled', reason: 'the run was terminated' })]);
 
       // The run still going is untouched by either pass.
       expect((await runRows(ctx.db, alive.record.id))[0]).toMatchObject({ status: 'running', finished_at: null });
