@@ -8,8 +8,8 @@ import type { Db } from '../db/client';
 import { RECORD_STATUSES, type MemoryRecord, type TrustContext } from '../domain/records';
 import { redact, visibility, type RedactedRecord } from '../domain/trust';
 import { DomainError } from '../domain/errors';
-import { timestamptzFromText } from '../domain/timestamps';
 import { trustWhere } from './trust-sql';
+import { decodePageCursor, encodePageCursor } from '../store/page-cursor';
 import { RECORD_COLUMNS, RECORD_FROM, toMemoryRecord, type RecordRow } from '../store/records';
 import { decimalInteger } from '../domain/decimal-integer';
 
@@ -28,22 +28,6 @@ export type VisiblePlan = { record: MemoryRecord; redacted: false } | { record: 
 export interface PlanPage {
   items: VisiblePlan[];
   next_cursor: string | null;
-}
-
-// Cursor = created_at as Postgres text (microseconds intact) and id, newest first.
-const encodeCursor = (at: string, id: string) => Buffer.from(JSON.stringify([at, id])).toString('base64url');
-function decodeCursor(cursor: string): [string, string] {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as unknown;
-    // The timestamp goes to Postgres as timestamptz: anything it would refuse is a bad cursor, not a 500.
-    const [text, id] = Array.isArray(value) ? (value as unknown[]) : [];
-    const at = typeof text === 'string' ? timestamptzFromText(text) : undefined;
-    if (at && typeof id === 'string' && z.uuid().safeParse(id).success) return [at, id];
-  } catch {
-    // fall through to the error below
-  }
-  const message = 'not a next_cursor of this list';
-  throw new DomainError('bad_request', `invalid query: query.cursor: ${message}`, { fields: [{ field: 'query.cursor', message }] });
 }
 
 function asVisible(record: MemoryRecord, trust: TrustContext): VisiblePlan | undefined {
@@ -73,7 +57,7 @@ export function createPlanReader(db: Db) {
     /** A page of plans, newest first, filtered by intent and status. */
     async list(query: ListPlansQuery, trust: TrustContext): Promise<PlanPage> {
       const { intent, status, limit, cursor } = listPlansQuerySchema.parse(query);
-      const after = cursor ? decodeCursor(cursor) : undefined;
+      const after = cursor ? decodePageCursor(cursor, 1, (id) => z.uuid().safeParse(id).success) : undefined;
       const result = await db.execute<RecordRow & { cursor_at: string }>(sql`SELECT ${RECORD_COLUMNS}, r.created_at::text AS cursor_at
         FROM ${RECORD_FROM}
         WHERE r.type = 'plan_graph' AND ${trustWhere(trust)}
@@ -86,7 +70,7 @@ export function createPlanReader(db: Db) {
       const last = rows[rows.length - 1];
       return {
         items: rows.map((row) => asVisible(toMemoryRecord(row), trust)).filter((v): v is VisiblePlan => v !== undefined),
-        next_cursor: result.rows.length > limit && last ? encodeCursor(last.cursor_at, last.id) : null,
+        next_cursor: result.rows.length > limit && last ? encodePageCursor(last.cursor_at, last.id) : null,
       };
     },
   };

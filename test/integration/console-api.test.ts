@@ -53,6 +53,28 @@ describe('GET /v1/runs', () => {
     expect(page.items.map((r: { workflow_id: string }) => r.workflow_id)).toEqual([first]);
   });
 
+  it('pages by next_cursor through runs that started in the same microsecond, each exactly once', async () => {
+    const plan = await storePlan(ctx.services.records, { intent: uid('ties'), nodes: [{ id: 'a', op: 'noop' }] });
+    const ids = Array.from({ length: 5 }, (_, i) => `tie-${i}-${uid('w')}`);
+    for (const id of ids) {
+      await ctx.services.db.$client.query(
+        `INSERT INTO plan_runs (workflow_id, run_id, plan_id, plan_revision, status, started_at) VALUES ($1, 'r', $2, 1, 'running', '2026-11-28T17:32:01.470123Z')`,
+        [id, plan.id],
+      );
+    }
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { items: Array<{ workflow_id: string }>; next_cursor: string | null } = (await ctx.call('GET', `/v1/runs?plan_id=${plan.id}&limit=2${cursor ? `&cursor=${cursor}` : ''}`, undefined, lowKey)).json();
+      seen.push(...page.items.map((r: { workflow_id: string }) => r.workflow_id));
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(seen).toEqual([...ids].sort().reverse());
+    const bad = await ctx.call('GET', `/v1/runs?cursor=not-a-cursor`, undefined, lowKey);
+    expect(bad.statusCode).toBe(400);
+    expect(errorOf(bad).message).toContain('query.cursor');
+  });
+
   it('refuses a bad filter with a 400 naming it', async () => {
     for (const [query, field] of [['state=exploded', 'query.state'], ['since=yesterday', 'query.since'], ['plan_id=nope', 'query.plan_id'], ['limit=0', 'query.limit'], ['colour=red', 'query']]) {
       const response = await ctx.call('GET', `/v1/runs?${query}`, undefined, lowKey);

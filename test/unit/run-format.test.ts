@@ -49,17 +49,17 @@ describe('formatRunList', () => {
     workflow_id, run_id: 'r', plan_id: 'p', plan_revision: 1, intent: 'greet', state: 'succeeded', started_at, finished_at: null, latency_ms: 20, error: null, ...more,
   });
 
-  it('shows one line per run with its error, and the flag for older runs when the page is full', () => {
-    const list = { items: [run('w2', '2026-11-28T10:00:01.000Z'), run('w1', '2026-11-28T10:00:00.000Z', { state: 'failed', latency_ms: null, error: { type: 'run_failed', message: 'nodes failed: a\nmore' } })] };
-    expect(formatRunList(list, 2).split('\n')).toEqual([
+  it('shows one line per run with its error, and the flag for older runs when there are more', () => {
+    const list = { next_cursor: 'WyIyMDI2Il0', items: [run('w2', '2026-11-28T10:00:01.000Z'), run('w1', '2026-11-28T10:00:00.000Z', { state: 'failed', latency_ms: null, error: { type: 'run_failed', message: 'nodes failed: a\nmore' } })] };
+    expect(formatRunList(list).split('\n')).toEqual([
       '2026-11-28T10:00:01.000Z  succeeded      20 ms  w2  greet',
       '2026-11-28T10:00:00.000Z  failed                w1  greet  run_failed: nodes failed: a',
-      '… older runs: --before 2026-11-28T10:00:00.000Z',
+      '… older runs: --cursor WyIyMDI2Il0',
     ]);
-    expect(formatRunList(list, 3)).not.toContain('older runs');
+    expect(formatRunList({ ...list, next_cursor: null })).not.toContain('older runs');
   });
 
   it('an empty page says so', () => {
-    expect(formatRunList({ items: [] }, 50)).toBe('no runs');
+    expect(formatRunList({ items: [], next_cursor: null })).toBe('no runs');
   });
 });

@@ -73,14 +73,14 @@ export function formatRunNodes(list: RunNodeList): string {
 }
 
 /** A page of runs as readable lines, newest first, with the flag for the next page. */
-export function formatRunList(list: RunList, limit: number): string {
+export function formatRunList(list: RunList): string {
   if (list.items.length === 0) return 'no runs';
   const lines = list.items.map((run) => {
     const took = run.latency_ms !== null ? `${run.latency_ms} ms` : '';
     const error = run.error ? `  ${run.error.type}: ${run.error.message.split('\n')[0]}` : '';
     return `${run.started_at}  ${run.state.padEnd(9)} ${took.padStart(10)}  ${run.workflow_id}  ${run.intent}${error}`;
   });
-  if (list.items.length === limit) lines.push(`… older runs: --before ${list.items.at(-1)!.started_at}`);
+  if (list.next_cursor) lines.push(`… older runs: --cursor ${list.next_cursor}`);
   return lines.join('\n');
 }
 
@@ -92,14 +92,15 @@ export function registerRunsCommands(program: Command): void {
     .option('--plan-id <id>', 'only runs of this plan record', schemaFlag('--plan-id', z.uuid()))
     .addOption(new Option('--state <state>', 'only runs in this state').choices(RUN_ROW_STATES))
     .option('--since <instant>', 'runs started at or after this ISO-8601 instant', schemaFlag('--since', timestamptzSchema))
-    .option('--before <instant>', 'runs started before this ISO-8601 instant (the next page: the last run’s start)', schemaFlag('--before', timestamptzSchema))
+    .option('--before <instant>', 'runs started before this ISO-8601 instant', schemaFlag('--before', timestamptzSchema))
     .option('--limit <n>', 'runs to show (at most 200)', integerFlag('--limit', 1, 200), 50)
+    .option('--cursor <cursor>', 'next_cursor of the previous page')
     .option('--json', 'print the JSON of GET /v1/runs')
-    .action(async (options: { planId?: string; state?: ListRunsQuery['state']; since?: string; before?: string; limit: number; json?: boolean }) =>
+    .action(async (options: { planId?: string; state?: ListRunsQuery['state']; since?: string; before?: string; limit: number; cursor?: string; json?: boolean }) =>
       withServices(async (services) => {
-        const query = { plan_id: options.planId, state: options.state, since: options.since, before: options.before, limit: options.limit };
+        const query = { plan_id: options.planId, state: options.state, since: options.since, before: options.before, limit: options.limit, cursor: options.cursor };
         const list = await createRunLister(services.db).list(query, effectiveTrust(LOCAL_OPERATOR));
-        console.log(options.json ? JSON.stringify(list, null, 2) : formatRunList(list, options.limit));
+        console.log(options.json ? JSON.stringify(list, null, 2) : formatRunList(list));
       }),
     );
   registerRunActionCommands(runs);

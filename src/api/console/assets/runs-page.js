@@ -18,11 +18,11 @@ function filterForm() {
 }
 
 /** The API query for the filters: empty ones dropped, local times sent as ISO instants. */
-function apiQuery(before) {
+function apiQuery(cursor) {
   const query = new URLSearchParams();
   for (const name of ['plan_id', 'state']) if (params.get(name)) query.set(name, params.get(name));
   if (params.get('since')) query.set('since', new Date(params.get('since')).toISOString());
-  if (before) query.set('before', before);
+  if (cursor) query.set('cursor', cursor);
   query.set('limit', '50');
   return query;
 }
@@ -49,13 +49,13 @@ async function main() {
       body)),
     status, more,
   );
-  let last;
+  let cursor;
   const load = async () => {
     try {
-      const page = await api(`/v1/runs?${apiQuery(last)}`);
+      const page = await api(`/v1/runs?${apiQuery(cursor)}`);
       body.append(...page.items.map(row));
-      last = page.items.at(-1)?.started_at;
-      more.hidden = page.items.length < 50;
+      cursor = page.next_cursor;
+      more.hidden = !cursor;
       if (!body.children.length) status.textContent = 'No runs match (only runs of plans this key may run are listed).';
     } catch (err) {
       status.replaceChildren(errorBox(err));
