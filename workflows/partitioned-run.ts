@@ -28,7 +28,7 @@ import {
 } from '../src/domain/run-state';
 import { blockingFailureIds, foldPartition, initialCarried, partitionedStatus } from './carried-state';
 import { activityWork, NodeScheduler, SHARED_SCOPE_PATCH } from './node-scheduler';
-import { LOCAL_RESERVE_PATCH, TASK_BUDGET_PATCH, TaskBudget } from './task-budget';
+import { BOUNDARY_ID_PATCH, LOCAL_RESERVE_PATCH, TASK_BUDGET_PATCH, TaskBudget } from './task-budget';
 import { PlanRun } from './plan-run';
 
 type RunActivities = ReturnType<typeof createRunActivities>;
@@ -58,7 +58,7 @@ const now = () => new Date().toISOString();
 export async function partitionedRun(input: PartitionedRunInput): Promise<RunStatus> {
   patched(PARTITIONED_PATCH);
   const sharedScope = patched(SHARED_SCOPE_PATCH);
-  const taskBudget = patched(TASK_BUDGET_PATCH) ? new TaskBudget(patched(LOCAL_RESERVE_PATCH)) : undefined;
+  const taskBudget = patched(TASK_BUDGET_PATCH) ? new TaskBudget(patched(LOCAL_RESERVE_PATCH), patched(BOUNDARY_ID_PATCH)) : undefined;
   const info = workflowInfo();
   const spec = input.partitioned;
   const timeout = spec.constraints.timeout;

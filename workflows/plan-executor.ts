@@ -22,6 +22,7 @@ import { resolveTemplates } from '../src/domain/refs';
 import { isSubPlanNode } from '../src/domain/sub-plan';
 import { fitStatus } from '../src/domain/payload-size';
 import {
+  BOUNDARY_ID_VERSION,
   CANCEL_SAFE_VERSION,
   LEAN_WAIT_VERSION,
   NODE_ERROR_TYPES,
@@ -158,7 +159,8 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
   const sharedScope = has(SHARED_SCOPE_PATCH);
   const cancelSafe = (input.executor_version ?? 0) >= CANCEL_SAFE_VERSION || patched(PATCHES.cancelSafe);
   const localReserve = (input.executor_version ?? 0) >= LOCAL_RESERVE_VERSION;
-  const taskBudget = (input.executor_version ?? 0) >= TASK_BUDGET_VERSION || patched(PATCHES.taskBudget) ? new TaskBudget(localReserve) : undefined;
+  const namedBoundaries = (input.executor_version ?? 0) >= BOUNDARY_ID_VERSION;
+  const taskBudget = (input.executor_version ?? 0) >= TASK_BUDGET_VERSION || patched(PATCHES.taskBudget) ? new TaskBudget(localReserve, namedBoundaries) : undefined;
   // Start-up finishes before a cancellation is honoured: the nodes then end cancelled and the outcome is counted.
   const startUp = <T>(work: () => Promise<T>) => (cancelSafe ? CancellationScope.nonCancellable(work) : work());
   // Map and sub-plan nodes (composite-nodes.ts): sub-plans are pinned, or the run refused, here.

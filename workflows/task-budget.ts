@@ -19,14 +19,16 @@
  * The count restarts only at those boundaries: tasks that ended on their own are not seen, which
  * at worst costs one boundary more per TASK_BYTES of node data.
  */
-import { CancellationScope, proxyActivities } from '@temporalio/workflow';
-import type { createRunActivities } from '../activities/run-activities';
+import { CancellationScope, scheduleActivity, type ActivityOptions } from '@temporalio/workflow';
 import { jsonBytes, utf8Length } from '../src/domain/payload-size';
 
-const { endWorkflowTask } = proxyActivities<ReturnType<typeof createRunActivities>>({
+const BOUNDARY_OPTIONS: ActivityOptions = {
   startToCloseTimeout: '10s',
   summary: 'workflow task boundary: the nodes of the last task carried about 1.5 MB of data',
-});
+};
+
+/** Partitions ask this patch for named boundaries (whole runs: BOUNDARY_ID_VERSION). */
+export const BOUNDARY_ID_PATCH = 'executor-boundary-id';
 
 /** Runs started before the budget (without TASK_BUDGET_VERSION) and partitions ask this patch. */
 export const TASK_BUDGET_PATCH = 'executor-task-budget';
@@ -53,7 +55,17 @@ export class TaskBudget {
   private waiting: Array<() => void> = [];
   private boundary: Promise<void> | undefined;
 
-  constructor(private readonly reserveLocal = false) {}
+  /** Boundaries scheduled so far: the next one's id (with `namedBoundaries`). */
+  private boundaries = 0;
+
+  /**
+   * @param reserveLocal local nodes hold a guess of their output while they run (LOCAL_RESERVE_VERSION)
+   * @param namedBoundaries boundaries have the id `$task-boundary-<n>`, never a node's (BOUNDARY_ID_VERSION)
+   */
+  constructor(
+    private readonly reserveLocal = false,
+    private readonly namedBoundaries = false,
+  ) {}
 
   /**
    * An activity whose input is `bytes`: undefined when it may be scheduled now (it is counted),
@@ -105,11 +117,15 @@ export class TaskBudget {
    * it schedules (an activity scheduled in a cancelled scope is rejected without a command).
    */
   private nextTask(): Promise<void> {
-    this.boundary ??= CancellationScope.nonCancellable(() => endWorkflowTask()).then(() => {
+    this.boundary ??= CancellationScope.nonCancellable(() => scheduleActivity<void>('endWorkflowTask', [], this.boundaryOptions())).then(() => {
       this.used = 0;
       this.boundary = undefined;
     });
     return this.boundary;
+  }
+
+  private boundaryOptions(): ActivityOptions {
+    return this.namedBoundaries ? { ...BOUNDARY_OPTIONS, activityId: `$task-boundary-${++this.boundaries}` } : BOUNDARY_OPTIONS;
   }
 }
 

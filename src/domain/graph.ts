@@ -7,9 +7,9 @@ import { planGraphPayloadSchema, type Duration, type PlanGraphPayload, type Plan
 import { findCycle, indexGraph } from './graph-index';
 import { durationMs, localExecutionProblems } from './node-execution';
 import { startCheckIssues } from './start-checks';
-import { BUILTIN_EXECUTOR_OPS } from './approvals';
+import { BUILTIN_EXECUTOR_OPS, RUN_GATE_ID } from './approvals';
 import { approvalIssues } from './approval-validation';
-import { checkForEach } from './map-node';
+import { checkForEach, itemOfActivityId } from './map-node';
 import { collectTemplateRefs, parseRef } from './refs';
 import { isSubPlanNode, subPlanNodeProblem } from './sub-plan';
 import { fieldIssues } from './schema-issues';
@@ -85,10 +85,23 @@ const durationIssue = (path: string, what: string, value: Duration): PlanIssue =
   message: `${what} ${JSON.stringify(value)} is not a positive duration such as "250ms", "1.5s", "5m" or "2h"`,
 });
 
+/**
+ * Why a node id would clash with an activity id the executor gives its own activities (a map
+ * item's `m[3]`, a task boundary's `$task-boundary-1`): Temporal refuses a second pending activity
+ * of one id, and the run would stall. Undefined when it cannot.
+ */
+function reservedActivityId(id: string, mapIds: ReadonlySet<string>): string | undefined {
+  // `$run` is the run gate's id, refused only with a gate (approval-validation.ts).
+  if (id.startsWith('$') && id !== RUN_GATE_ID) return `node id ${JSON.stringify(id)} is reserved: ids starting with "$" are the executor's own`;
+  const item = itemOfActivityId(id, mapIds);
+  return item && `node id ${JSON.stringify(id)} is the activity id of item ${item.index} of map node ${JSON.stringify(item.mapId)}`;
+}
+
 /** Validates a parsed plan graph payload and returns every problem found. */
 export function validatePlanGraph(plan: PlanGraphPayload, options: ValidateOptions = {}): PlanIssue[] {
   const issues: PlanIssue[] = [];
   const seen = new Map<string, number>();
+  const mapIds = new Set(plan.nodes.filter((node) => node.for_each !== undefined).map((node) => node.id));
   plan.nodes.forEach((node, i) => {
     if (node.id.trim() === '') {
       issues.push({ code: 'empty_node_id', path: `nodes[${i}].id`, message: `node at index ${i} has an empty id` });
@@ -98,6 +111,8 @@ export function validatePlanGraph(plan: PlanGraphPayload, options: ValidateOptio
       // Outputs are kept in objects keyed by node id, where this key would set the prototype instead.
       issues.push({ code: 'reserved_node_id', path: `nodes[${i}].id`, message: 'node id "__proto__" is reserved' });
     }
+    const clash = reservedActivityId(node.id, mapIds);
+    if (clash) issues.push({ code: 'reserved_node_id', path: `nodes[${i}].id`, message: clash });
     const first = seen.get(node.id);
     if (first !== undefined) {
       issues.push({

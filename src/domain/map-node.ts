@@ -71,6 +71,15 @@ export function chunkRanges(count: number, size: number): Array<[number, number]
 /** Activity id of one item: `<node id>[<index>]`. */
 export const itemActivityId = (nodeId: string, index: number) => `${nodeId}[${index}]`;
 
+/**
+ * The map node and item index whose activity id `id` would be (`m[3]` → item 3 of map node m), for
+ * an id in a plan whose map nodes are `mapIds`: a node of that id would clash with the item.
+ */
+export function itemOfActivityId(id: string, mapIds: ReadonlySet<string>): { mapId: string; index: number } | undefined {
+  const match = /^(.+)\[(0|[1-9]\d*)\]$/s.exec(id);
+  return match && mapIds.has(match[1]!) ? { mapId: match[1]!, index: Number(match[2]) } : undefined;
+}
+
 /** How the `status` query shows a map node's items. */
 export interface MapProgress {
   total: number;

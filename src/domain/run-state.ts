@@ -76,10 +76,11 @@ export interface PlanRunInput {
  * chain's nodes run in the root scope (LEAN_WAIT_VERSION). Version 4: cancellation and map
  * fixes (CANCEL_SAFE_VERSION). Version 5: nodes wait rather than overfill a workflow task's
  * completion (TASK_BUDGET_VERSION). Version 6: local nodes side by side hold a guess of their output
- * (LOCAL_RESERVE_VERSION). Runs without it ask the patches, as their histories recorded.
+ * (LOCAL_RESERVE_VERSION). Version 7: a task boundary's activity has an id of its own that no node can
+have (BOUNDARY_ID_VERSION). Runs without it ask the patches, as their histories recorded.
  * Workers must know a version before starters send it (docs/workflow-changes.md#versioned-input).
  */
-export const EXECUTOR_VERSION = 6;
+export const EXECUTOR_VERSION = 7;
 
 /** The first `executor_version` whose runs record their outcome through the `runOutcome` sink. */
 export const OUTCOME_SINK_VERSION = 2;
@@ -110,6 +111,14 @@ export const TASK_BUDGET_VERSION = 5;
  * (workflows/task-budget.ts). Older runs do not; partitions ask the `executor-local-reserve` patch.
  */
 export const LOCAL_RESERVE_VERSION = 6;
+
+/**
+ * The first `executor_version` whose task boundaries (workflows/task-budget.ts) are activities with
+ * the id `$task-boundary-<n>`, which validation keeps from every node. Before it they took the
+ * SDK's default id, the activity's sequence number, which a node named `17` could hold while
+ * pending: Temporal refused the second, and the run stalled. Partitions ask `executor-boundary-id`.
+ */
+export const BOUNDARY_ID_VERSION = 7;
 
 /** What a resumed run takes from the run it resumes: the succeeded nodes it does not run again. */
 export interface ResumeFrom {

@@ -121,6 +121,25 @@ describe('runs with large outputs', () => {
     expect(await taskBreaks(handle)).toBe(5);
   });
 
+  it('ends a workflow task with an activity id of its own, never a node’s such as "13", which may be pending then', async () => {
+    // Ten sleeping nodes "10"…"19" take sequence numbers 1–10, two 700 KB inputs 11 and 12; the boundary
+    // before the third was activity 13 by the SDK's default id, while node "13" was pending: Temporal
+    // refused it and the run stalled (executor_version 7 names it $task-boundary-1).
+    const numbered = Array.from({ length: 10 }, (_, i) => ({ id: String(10 + i), op: 'sleep', params: { ms: 3_000 }, policy: AS_ACTIVITY }));
+    const padded = ['pa', 'pb', 'pc'].map((id) => ({ id, op: 'sleep', params: { ms: 0, pad: '{{inputs.blob}}' }, policy: AS_ACTIVITY }));
+    const record = await storePlan(ctx.db, { intent: uid('numbered'), nodes: [...numbered, ...padded] });
+    const handle = await startPlanRun({ client: ctx.client, taskQueue: ctx.taskQueue, record, inputs: { blob: 'x'.repeat(700_000) } });
+    const { status, error } = await settle(handle);
+    expect(error).toBeUndefined();
+    expect(status.nodes.every((n) => n.state === 'succeeded')).toBe(true);
+    expect(await taskBreaks(handle)).toBe(1);
+    const boundaries = (await handle.fetchHistory()).events!.flatMap((e) => {
+      const scheduled = e.activityTaskScheduledEventAttributes;
+      return scheduled?.activityType?.name === 'endWorkflowTask' ? [scheduled.activityId] : [];
+    });
+    expect(boundaries).toEqual(['$task-boundary-1']);
+  }, 60_000);
+
   it('reports a chain of large local outputs over several workflow tasks', async () => {
     // Five 900 KB local outputs finishing in one task would be 4.5 MB of markers in its completion.
     const nodes = largeLocalBlobs(5);

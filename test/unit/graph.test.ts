@@ -249,6 +249,16 @@ describe('durations and reserved ids', () => {
     const issues = validatePlanGraph(stored({ nodes: [n('a'), n('__proto__')] }));
     expect(issues).toEqual([expect.objectContaining({ code: 'reserved_node_id', path: 'nodes[1].id' })]);
   });
+
+  it('reserves the activity ids the executor gives its own activities: a map item of the plan, ids starting with $', () => {
+    const map = { id: 'm', op: 'echo', for_each: '{{inputs.items}}' };
+    const issues = validatePlanGraph(stored({ nodes: [map, n('m[0]'), n('m[12]'), n('$task-boundary-1'), n('m[01]'), n('x[0]'), n('17')] }));
+    expect(issues.map((i) => [i.code, i.path, i.message])).toEqual([
+      ['reserved_node_id', 'nodes[1].id', 'node id "m[0]" is the activity id of item 0 of map node "m"'],
+      ['reserved_node_id', 'nodes[2].id', 'node id "m[12]" is the activity id of item 12 of map node "m"'],
+      ['reserved_node_id', 'nodes[3].id', 'node id "$task-boundary-1" is reserved: ids starting with "$" are the executor\'s own'],
+    ]);
+  });
 });
 
 describe('parsePlanGraph', () => {
