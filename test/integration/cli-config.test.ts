@@ -5,6 +5,9 @@ import { Client, Connection } from '@temporalio/client';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
+import { processes, processInfo } from '../../bench/lib/processes';
+import { until } from './executor-helpers';
+import { spawnProgramReady } from './fault-processes';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -106,6 +109,18 @@ describe('bin/plangraph.mjs works from any directory (as an MCP client starts it
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/^Usage: plangraph/);
   });
+
+  it('passes a SIGTERM sent to it on: the worker it runs drains and stops, not left polling', async () => {
+    const env = { DATABASE_URL: inject('databaseUrl'), TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_TASK_QUEUE: `bin-${randomUUID()}`, NODE_OPTIONS: '' };
+    const launcher = await spawnProgramReady(process.execPath, [resolve(root, 'bin/plangraph.mjs'), 'worker'], { cwd: tmpdir(), env, ready: /ready;/, timeoutMs: 90_000 });
+    const worker = processes().find((p) => p.parent === launcher.child.pid);
+    expect(worker, 'the launcher runs the CLI as its child').toBeDefined();
+    await launcher.kill('SIGTERM');
+    expect(launcher.output()).toContain('stopping (SIGTERM)');
+    expect(launcher.output()).toContain('[plangraph] stopped');
+    expect(launcher.child.exitCode).toBe(0);
+    await until(async () => processInfo(worker!.pid) !== undefined, (alive) => !alive, 'the worker to exit', 15_000);
+  }, 120_000);
 
   it('reads the database (plangraph stats)', () => {
     const result = fromElsewhere(['stats'], { DATABASE_URL: inject('databaseUrl') });
