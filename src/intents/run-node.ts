@@ -13,7 +13,7 @@ import { stateOfCode } from '../domain/partitioning';
 import { DomainError } from '../domain/errors';
 import type { TrustContext } from '../domain/records';
 import type { RunnablePlan } from '../domain/plan-snapshot';
-import { resolveTemplates, type RefScope } from '../domain/refs';
+import { collectTemplateRefs, parseRef, resolveTemplates, type RefScope } from '../domain/refs';
 import { isPartitionedRun, NODE_STATES, type PartitionedRunInput, type PlanRunInput, type RunStatus } from '../domain/run-state';
 import type { RecordStore } from '../store/records';
 import type { RunViewer } from './run-view';
@@ -117,8 +117,12 @@ export function createRunNodeReader(deps: { client: Client; viewer: Pick<RunView
       let resolved: Record<string, unknown> | null = null;
       const index = indexGraph(payload.nodes, payload.edges);
       const preds = index.preds.get(nodeId) ?? { data: [], control: [] };
-      // A partitioned run details only its current partition: resolving needs every predecessor's output there.
-      const known = !status?.partitioned || [...preds.data, ...preds.control].every((p) => statuses.has(p));
+      // A partitioned run details only its current partition, and a status leaves out outputs too
+      // large to report with the rest: resolving needs every data predecessor's output there.
+      const read = collectTemplateRefs(node.params).map(({ ref }) => parseRef(ref, index.nodeIds));
+      const known =
+        (!status?.partitioned || [...preds.data, ...preds.control].every((p) => statuses.has(p))) &&
+        read.every((ref) => ref?.root !== 'node' || statuses.get(ref.nodeId)?.output_omitted === undefined);
       // A map node's params are resolved per item (`{{item}}`, `{{index}}`): there is no one answer.
       if (STARTED.has(state) && detailed && known && node.for_each === undefined) {
         const nodes: Record<string, { state: string; output?: unknown }> = {};

@@ -8,6 +8,10 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import { describe, expect, inject, it } from 'vitest';
 import { REPLAY_OUTCOME_SINKS } from '../../src/runs/outcome-sink';
+import { createRunNodeReader } from '../../src/intents/run-node';
+import { createRunViewer } from '../../src/intents/run-view';
+import { createRecordStore } from '../../src/store/records';
+import { createRunStore } from '../../src/store/plan-runs';
 import { startPlanRun } from '../../src/runs/start-run';
 import { jsonBytes, STATUS_ERROR_MESSAGE_BYTES, STATUS_LIMIT_BYTES } from '../../src/domain/payload-size';
 import { NODE_ERROR_TYPES, statusQuery, type RunStatus } from '../../src/domain/run-state';
@@ -44,8 +48,10 @@ describe('runs with large outputs', () => {
         { id: 'b', op: 'blob', params: { bytes: 800_000 }, policy: AS_ACTIVITY },
         { id: 'c', op: 'blob', params: { bytes: 700_000 }, policy: AS_ACTIVITY },
         { id: 'sink', op: 'blob', params: { bytes: 10 }, policy: AS_ACTIVITY },
+        { id: 'reads_a', op: 'echo', params: { head: '{{nodes.a.output.node}}' }, policy: AS_ACTIVITY },
+        { id: 'reads_c', op: 'echo', params: { head: '{{nodes.c.output.node}}' }, policy: AS_ACTIVITY },
       ],
-      edges: [data('a', 'sink'), data('c', 'sink')],
+      edges: [data('a', 'sink'), data('c', 'sink'), data('a', 'reads_a'), data('c', 'reads_c')],
     });
     expect(error).toBeUndefined();
     expect(status.state).toBe('succeeded');
@@ -62,6 +68,14 @@ describe('runs with large outputs', () => {
     expect(JSON.stringify(status).length).toBeLessThanOrEqual(STATUS_LIMIT_BYTES);
     // The query answers the same, and the run is counted once as succeeded.
     expect(byId(await handle.query(statusQuery)).a!.output_omitted).toEqual(nodes.a!.output_omitted);
+    // A node's resolved params need the outputs its params read: a's was left out, so they are unknown (null), never {}.
+    const records = createRecordStore(ctx.db);
+    const viewer = createRunViewer({ config: ctx.config, client: ctx.client, records, runs: createRunStore(ctx.db) });
+    const reader = createRunNodeReader({ client: ctx.client, viewer, records });
+    const trust = { max_sensitivity: 'high' as const, authenticated: true };
+    expect((await reader.node(handle.workflowId, 'reads_a', trust)).resolved_params).toBeNull();
+    expect((await reader.node(handle.workflowId, 'reads_c', trust)).resolved_params).toEqual({ head: 'c' });
+    expect((await reader.node(handle.workflowId, 'sink', trust)).resolved_params).toEqual({ bytes: 10 });
     expect(await metricsOf(ctx.db, record.id)).toMatchObject({ execution_count: 1, failure_rate: 0 });
   });
 
