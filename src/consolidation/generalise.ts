@@ -111,7 +111,11 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
       inputs.addExamples(mineInput, observed(theirs));
       return mine;
     }
-    if (isScalar(mine) && mine === theirs) return mine;
+    if (isScalar(mine) && mine === theirs) {
+      // The same text with the same inputs inside (`Digest for {{inputs.msg}}: ok`): each pools the twin's examples.
+      if (typeof mine === 'string') for (const name of inputsIn(mine)) inputs.addExamples(name, [...twinInputs.examples(name)]);
+      return mine;
+    }
     if (typeof mine === 'string' && typeof theirs === 'string' && (isTemplate(mine) || isTemplate(theirs))) {
       return unifyStrings(mine, theirs, path);
     }
@@ -159,6 +163,8 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
       }
       if (!isTemplate(mid)) return mine.slice(0, start) + inputRef(newInput(path, [mid, twinMid])) + mine.slice(mineEnd);
     } else if (isTemplate(mid) && withoutTemplates(mid) === withoutTemplates(twinMid)) {
+      const twinInput = inputRefName(twinMid);
+      if (midInput && inputs.has(midInput) && twinInput) inputs.addExamples(midInput, [...twinInputs.examples(twinInput)]);
       return mine;
     }
     const values = [...(isTemplate(mine) ? [] : [mine]), ...observed(theirs)];
@@ -190,6 +196,8 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
 const WORD = /[\p{L}\p{N}_]/u;
 
 const withoutTemplates = (text: string) => text.replace(TEMPLATE, '');
+/** The run inputs a string interpolates (`{{inputs.msg}}`), by name. */
+const inputsIn = (text: string) => [...text.matchAll(TEMPLATE)].flatMap((m) => inputRefName(m[0]) ?? []);
 const hasTemplate = (value: unknown) => leaves(value).some((l) => isTemplate(l.value));
 
 /** Where each `{{ }}` template of a string starts and ends. */

@@ -27,6 +27,19 @@ function setupEpisode(repo: string, branch: string, over: Partial<EpisodicPayloa
   });
 }
 
+/** A health digest posted for one service to one channel, both named in the task. */
+function digestEpisode(service: string, channel: string): EpisodicPayload {
+  return episodicPayloadSchema.parse({
+    kind: 'episodic',
+    timeline: [{ t: 1, event_kind: 'health_digest', summary: `Post the morning health digest for ${service} to ${channel}` }],
+    tool_graph: [
+      { id: 'check', tool: 'http_request', args: { url: 'http://127.0.0.1:8080/healthz' }, result: { status: 200 } },
+      { id: 'post', tool: 'echo', args: { channel, msg: `Health digest for ${service}: platform ok (sent to ${channel})` }, depends_on: ['check'] },
+    ],
+    outcome: 'success',
+  });
+}
+
 describe('the agent’s words', () => {
   it('keeps the intent label and takes the description and examples from the task summary', () => {
     const plan = planFromEpisode(setupEpisode('https://git.example/acme/api', 'main'), 'p', NOW);
@@ -70,16 +83,7 @@ describe('inputs from the task text', () => {
   });
 
   it('interpolates values the task states inside a longer arg; plain words they share stay text', () => {
-    const episode = episodicPayloadSchema.parse({
-      kind: 'episodic',
-      timeline: [{ t: 1, event_kind: 'health_digest', summary: 'Post the morning health digest for shipping-api to #shipping-oncall' }],
-      tool_graph: [
-        { id: 'check', tool: 'http_request', args: { url: 'http://127.0.0.1:8080/healthz' }, result: { status: 200 } },
-        { id: 'post', tool: 'echo', args: { channel: '#shipping-oncall', msg: 'Health digest for shipping-api: platform ok (sent to #shipping-oncall)' }, depends_on: ['check'] },
-      ],
-      outcome: 'success',
-    });
-    const plan = planFromEpisode(episode, 'p', NOW);
+    const plan = planFromEpisode(digestEpisode('shipping-api', '#shipping-oncall'), 'p', NOW);
     expect(plan.nodes[1]!.params).toEqual({ channel: '{{inputs.channel}}', msg: 'Health digest for {{inputs.msg}}: platform ok (sent to {{inputs.channel}})' });
     expect(plan.inputs_schema).toMatchObject({ properties: { channel: { examples: ['#shipping-oncall'] }, msg: { examples: ['shipping-api'] } }, required: ['channel', 'msg'] });
   });
@@ -186,6 +190,14 @@ describe('anti-unification of twins', () => {
     for (let i = 1; i < 30; i++) plan = antiUnify(plan, planFromEpisode(setupEpisode(`https://git.example/acme/r${i % 25}`, 'main'), 'q', NOW));
     expect(plan.examples).toHaveLength(MAX_PLAN_EXAMPLES);
     expect(new Set(plan.examples).size).toBe(MAX_PLAN_EXAMPLES);
+  });
+});
+
+describe('anti-unification of interpolated inputs', () => {
+  it('twins with the same text around an input pool their values as its examples', () => {
+    const merged = antiUnify(planFromEpisode(digestEpisode('shipping-api', '#shipping-oncall'), 'p', NOW), planFromEpisode(digestEpisode('billing-api', '#billing'), 'q', NOW));
+    expect(merged.nodes[1]!.params).toEqual({ channel: '{{inputs.channel}}', msg: 'Health digest for {{inputs.msg}}: platform ok (sent to {{inputs.channel}})' });
+    expect(merged.inputs_schema).toMatchObject({ properties: { channel: { examples: ['#shipping-oncall', '#billing'] }, msg: { examples: ['shipping-api', 'billing-api'] } } });
   });
 });
 
