@@ -180,7 +180,10 @@ describe('GET /docs', () => {
     expect(Object.keys(run.responses['200']!.content!['application/json']!.schema.properties)).toEqual(
       expect.arrayContaining(['state', 'status', 'result', 'record']),
     );
-    expect(doc.paths['/v1/runs/{workflow_id}/cancel']?.post).toBeDefined();
+    // Query parameters are listed, each with its schema (a client generator needs them to page).
+    expect(doc.paths['/v1/runs']!.get!.parameters.map((p) => `${p.in}:${p.name}`)).toEqual(['query:plan_id', 'query:state', 'query:since', 'query:before', 'query:limit', 'query:cursor']);
+    expect(doc.paths['/v1/runs/{workflow_id}/nodes']!.get!.parameters.map((p) => `${p.in}:${p.name}`)).toEqual(['path:workflow_id', 'query:state', 'query:offset', 'query:limit']);
+        expect(doc.paths['/v1/runs/{workflow_id}/cancel']?.post).toBeDefined();
     const approve = doc.paths['/v1/runs/{workflow_id}/approvals/{node_id}']!.post!;
     expect(Object.keys(approve.requestBody!.content['application/json']!.schema.properties!)).toEqual(['decision', 'comment']);
     expect(Object.keys(approve.responses['200']!.content!['application/json']!.schema.properties)).toEqual(expect.arrayContaining(['approved', 'by', 'at']));
