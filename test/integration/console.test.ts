@@ -115,10 +115,47 @@ describe('cancel', () => {
       const workflowId = await startRun(plan.id, lowKey);
       const page = await openAs(lowKey, `/ui/runs/${workflowId}`);
       await page.waitForSelector('[data-node="wait"][data-state="running"]', { timeout: 20_000 });
+      // Cancelling asks first; a dismissed question cancels nothing.
+      page.once('dialog', (dialog) => void dialog.dismiss());
+      await page.click('#cancel');
+      expect(await page.locator('#cancel').isDisabled()).toBe(false);
+      page.once('dialog', (dialog) => void dialog.accept());
       await page.click('#cancel');
       await page.waitForSelector('body[data-run-state="cancelled"]', { timeout: 30_000 });
       expect(await nodeState(page, 'wait')).toBe('cancelled');
       expect(await nodeState(page, 'then')).toBe('cancelled');
+      // A cancelled run can be resumed from its page: the new run's page names the run it resumes.
+      await Promise.all([page.waitForURL((url) => url.pathname !== `/ui/runs/${encodeURIComponent(workflowId)}`, { timeout: 20_000 }), page.click('#resume')]);
+      await page.waitForSelector('#resumed-from', { timeout: 20_000 });
+      expect(await page.locator('#resumed-from').textContent()).toBe(workflowId);
+      // The resumed run sleeps its minute again: cancelled here, so no worker after this one waits on it.
+      const resumed = decodeURIComponent(new URL(page.url()).pathname.split('/').at(-1)!);
+      expect((await ctx.call('POST', `/v1/runs/${resumed}/cancel`, {}, lowKey)).statusCode).toBe(202);
+      await page.close();
+    });
+  });
+});
+
+describe('approvals', () => {
+  it('shows what a run waits for with its prompt filled in, and approving from the page lets it finish', async () => {
+    const plan = await storePlan(ctx.services.records, {
+      intent: uid('console approval'),
+      nodes: [
+        { id: 'build', op: 'echo', params: { tag: 'billing-v42' } },
+        { id: 'go', op: 'approval', params: { prompt: 'Deploy {{nodes.build.output.tag}} to production?' } },
+        { id: 'deploy', op: 'noop' },
+      ],
+      edges: [{ from: 'build', to: 'go', kind: 'data' }, { from: 'go', to: 'deploy', kind: 'control' }],
+    });
+    await ctx.withWorker(async () => {
+      const workflowId = await startRun(plan.id, lowKey);
+      const page = await openAs(lowKey, `/ui/runs/${workflowId}`);
+      await page.waitForSelector('#waits [data-wait="go"]', { timeout: 20_000 });
+      expect(await page.locator('#waits [data-wait="go"]').textContent()).toContain('Deploy billing-v42 to production?');
+      await page.click('#waits [data-wait="go"] button.approve');
+      await page.waitForSelector('body[data-run-state="succeeded"]', { timeout: 30_000 });
+      expect(await nodeState(page, 'deploy')).toBe('succeeded');
+      expect(await page.locator('#waits').count()).toBe(0);
       await page.close();
     });
   });

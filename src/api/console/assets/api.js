@@ -6,12 +6,13 @@ const KEY_ITEM = 'plangraph.apiKey';
 /** The API key entered on this tab (sessionStorage: gone when the browser session ends). */
 export const apiKey = () => sessionStorage.getItem(KEY_ITEM) ?? '';
 
-/** An API failure, with the API's error code and message. */
+/** An API failure, with the API's error code, message and details. */
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, details = {}) {
     super(message);
     this.status = status;
     this.code = code;
+    this.details = details;
   }
 }
 
@@ -22,7 +23,7 @@ export async function api(path, { method = 'GET', body } = {}) {
   if (body !== undefined) headers['content-type'] = 'application/json';
   const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const json = await response.json().catch(() => ({}));
-  if (!response.ok) throw new ApiError(response.status, json.error?.code ?? 'error', json.error?.message ?? response.statusText);
+  if (!response.ok) throw new ApiError(response.status, json.error?.code ?? 'error', json.error?.message ?? response.statusText, json.error?.details);
   return json;
 }
 
@@ -46,10 +47,20 @@ export function show(...nodes) {
   document.getElementById('main').replaceChildren(...nodes.flat().filter((n) => n !== null && n !== undefined && n !== false));
 }
 
-/** An error box naming what failed; 404 under a key tells the user the key may not see it. */
+/**
+ * An error box naming what failed; 404 under a key tells the user the key may not see it. The
+ * details that say what to change come with it: each input problem, and the inputs to send.
+ */
 export function errorBox(err) {
   const hint = err.status === 404 ? ' (or this key may not see it)' : '';
-  return h('p', { class: 'error', role: 'alert' }, `${err.code ?? 'error'}: ${err.message}${hint}`);
+  const details = err.details ?? {};
+  const problems = [...(details.problems ?? []), ...(details.fields ?? []).map((f) => `${f.field}: ${f.message}`)];
+  return h('div', { class: 'error', role: 'alert' },
+    h('p', {}, `${err.code ?? 'error'}: ${err.message}${hint}`),
+    problems.length ? h('ul', {}, problems.map((p) => h('li', {}, typeof p === 'string' ? p : JSON.stringify(p)))) : null,
+    details.missing_inputs?.length ? h('p', {}, `Required inputs the task does not state: ${details.missing_inputs.join(', ')}`) : null,
+    details.suggested_inputs ? h('p', {}, 'Suggested inputs: ', h('code', {}, JSON.stringify(details.suggested_inputs))) : null,
+  );
 }
 
 export const fmtTime = (iso) => (iso ? new Date(iso).toLocaleString() : '—');

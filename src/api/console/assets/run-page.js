@@ -1,14 +1,47 @@
 // The run page: the plan graph with each node's live state, polled every second until the run
-// ends; a node's details on click; the run in the Temporal UI; cancel while it runs.
+// ends; a node's details on click; the run in the Temporal UI; cancel while it runs, decide what
+// it waits for, resume it once it failed.
 import { api, badge, fitGraphBox, durationMs, errorBox, fmtMs, fmtTime, h, jsonBlock, show, subject } from './api.js';
 import { drawPlan, layoutPlan, legend } from './graph.js';
 
 const POLL_MS = 1000;
 const workflowId = subject();
 
-const nodesOf = (view) => view.status?.nodes ?? view.result?.nodes ?? [];
+const run = `/v1/runs/${encodeURIComponent(workflowId)}`;
+const detailedNodes = (view) => view.status?.nodes ?? view.result?.nodes ?? [];
+const partitionedOf = (view) => view.status?.partitioned ?? view.result?.partitioned;
 
-function header(view, onCancel) {
+/**
+ * Every node's state of a partitioned run: its status details only the current partition, so
+ * the others come from the node list (one state per node, a thousand a page).
+ */
+async function partitionStates() {
+  const states = [];
+  for (let offset = 0; ; offset += 1000) {
+    const page = await api(`${run}/nodes?offset=${offset}&limit=1000`);
+    states.push(...page.nodes.map((n) => ({ id: n.node_id, op: n.op, state: n.state, attempts: 0 })));
+    if (offset + 1000 >= page.node_count) return states;
+  }
+}
+
+/** What waits for a person, each with its prompt (references filled in) and a decision to make. */
+function waits(view, onDecide) {
+  const waiting = view.status?.waiting_for ?? [];
+  if (waiting.length === 0) return null;
+  return h('section', { class: 'waits', id: 'waits' },
+    h('h2', {}, 'Waiting for a person'),
+    waiting.map((w) => h('div', { class: 'wait', 'data-wait': w.node_id },
+      h('p', {}, h('strong', {}, w.node_id === '$run' ? 'Run gate' : w.node_id), ': ', w.prompt),
+      h('p', { class: 'muted' }, `since ${fmtTime(w.since)}${w.timeout_at ? ` · until ${fmtTime(w.timeout_at)}` : ''}`),
+      h('p', { class: 'actions' },
+        h('button', { type: 'button', class: 'approve', onclick: () => onDecide(w.node_id, 'approve') }, 'Approve'),
+        h('button', { type: 'button', class: 'reject', onclick: () => onDecide(w.node_id, 'reject') }, 'Reject')),
+    )),
+  );
+}
+
+function header(view, actions) {
+  const resumedFrom = view.record?.resumed_from;
   const latency = view.result?.latency_ms ?? view.record?.latency_ms;
   return h('section', { class: 'run-head' },
     h('h1', {}, 'Run ', h('code', {}, view.workflow_id), ' ', h('span', { id: 'run-state' }, badge(view.state))),
@@ -17,11 +50,14 @@ function header(view, onCancel) {
       h('dt', {}, 'Started'), h('dd', {}, fmtTime(view.started_at)),
       h('dt', {}, 'Closed'), h('dd', {}, fmtTime(view.closed_at)),
       h('dt', {}, 'Latency'), h('dd', {}, fmtMs(latency)),
+      resumedFrom ? [h('dt', {}, 'Resumes'), h('dd', {}, h('a', { href: `/ui/runs/${encodeURIComponent(resumedFrom)}`, id: 'resumed-from' }, resumedFrom))] : null,
     ),
     h('p', { class: 'actions' },
       h('a', { href: view.ui_url, target: '_blank', rel: 'noopener', id: 'temporal-link' }, 'Open in the Temporal UI ↗'),
-      view.state === 'running' ? h('button', { id: 'cancel', type: 'button', onclick: onCancel }, 'Cancel run') : null,
+      view.state === 'running' ? h('button', { id: 'cancel', type: 'button', onclick: actions.cancel }, 'Cancel run') : null,
+      ['failed', 'cancelled'].includes(view.state) ? h('button', { id: 'resume', type: 'button', onclick: actions.resume }, 'Resume: rerun what did not succeed') : null,
     ),
+    waits(view, actions.decide),
     view.error ? h('p', { class: 'error', id: 'run-error' }, `${view.error.type}: ${view.error.message}`) : null,
     view.status_error ? h('p', { class: 'muted' }, view.status_error) : null,
   );
@@ -40,6 +76,8 @@ function nodePanel(planNode, status, detail) {
       h('dt', {}, 'Took'), h('dd', {}, fmtMs(durationMs(s.started_at, s.finished_at))),
     ),
     s.reason ? h('p', { class: 'reason', id: 'node-reason' }, `Why ${s.state}: ${s.reason}`) : null,
+    s.reused_from ? h('p', { class: 'reason' }, 'Reused, not run again: its output from ', h('a', { href: `/ui/runs/${encodeURIComponent(s.reused_from)}` }, s.reused_from)) : null,
+    s.prompt ? h('p', { class: 'reason' }, `Asks: ${s.prompt}`) : null,
     s.error ? h('div', { class: 'error', id: 'node-error' }, h('strong', {}, s.error.type), ': ', s.error.message) : null,
     h('h3', {}, detail?.resolved_params ? 'Params, as resolved' : 'Params, as declared'),
     h('div', { id: 'node-params' }, jsonBlock(detail?.resolved_params ?? detail?.params ?? planNode.params)),
@@ -55,7 +93,7 @@ function nodePanel(planNode, status, detail) {
 async function main() {
   let view;
   try {
-    view = await api(`/v1/runs/${encodeURIComponent(workflowId)}`);
+    view = await api(run);
   } catch (err) {
     return show(h('h1', {}, 'Run ', h('code', {}, workflowId)), errorBox(err));
   }
@@ -68,7 +106,17 @@ async function main() {
 
   const planNodes = new Map(plan.nodes.map((n) => [n.id, n]));
   let selected;
-  const statusById = () => new Map(nodesOf(view).map((s) => [s.id, s]));
+  let coarse = [];
+  const refreshCoarse = async () => {
+    if (partitionedOf(view)) coarse = await partitionStates().catch(() => coarse);
+  };
+  // A detailed status wins over the node list's state of the same node.
+  const nodesOf = () => {
+    const detailed = detailedNodes(view);
+    const known = new Set(detailed.map((s) => s.id));
+    return [...coarse.filter((s) => !known.has(s.id)), ...detailed];
+  };
+  const statusById = () => new Map(nodesOf().map((s) => [s.id, s]));
   // Resolved params come from the run's own input and plan snapshot; fetched once a node has
   // started, and kept once it is done (they never change after the node starts).
   const details = new Map();
@@ -83,21 +131,41 @@ async function main() {
     panel.replaceChildren(nodePanel(planNodes.get(id), status, details.get(id)));
     if (!status || details.has(id) || !['running', 'succeeded', 'failed'].includes(status.state)) return;
     try {
-      details.set(id, await api(`/v1/runs/${encodeURIComponent(workflowId)}/nodes/${encodeURIComponent(id)}`));
+      details.set(id, await api(`${run}/nodes/${encodeURIComponent(id)}`));
       if (selected === id) renderPanel();
     } catch {
       // the declared params stay shown
     }
   };
-  const cancel = async () => {
+  const attempt = async (work) => {
     try {
-      await api(`/v1/runs/${encodeURIComponent(workflowId)}/cancel`, { method: 'POST' });
-      document.getElementById('cancel').disabled = true;
+      await work();
     } catch (err) {
       head.append(errorBox(err));
     }
   };
-  const renderHead = () => head.replaceChildren(header(view, cancel));
+  const actions = {
+    cancel: () => confirm('Cancel this run? Running nodes are asked to stop; nothing more starts.') &&
+      attempt(async () => {
+        await api(`${run}/cancel`, { method: 'POST' });
+        document.getElementById('cancel').disabled = true;
+      }),
+    resume: () => attempt(async () => {
+      const resumed = await api(`${run}/resume`, { method: 'POST' });
+      location.assign(`/ui/runs/${encodeURIComponent(resumed.workflow_id)}`);
+    }),
+    decide: (nodeId, decision) => attempt(async () => {
+      await api(`${run}/approvals/${encodeURIComponent(nodeId)}`, { method: 'POST', body: { decision } });
+      for (const button of document.querySelectorAll(`#waits [data-wait="${CSS.escape(nodeId)}"] button`)) button.disabled = true;
+    }),
+  };
+  let headKey;
+  // Redrawn only when what it shows changes, so a button is not replaced under the pointer.
+  const renderHead = () => {
+    const key = JSON.stringify([view.state, view.error, view.status_error, view.status?.waiting_for, view.record]);
+    if (key !== headKey) head.replaceChildren(header(view, actions));
+    headKey = key;
+  };
   renderHead();
   renderPanel();
 
@@ -109,7 +177,8 @@ async function main() {
     selected = id;
     renderPanel();
   });
-  setStates(nodesOf(view));
+  await refreshCoarse();
+  setStates(nodesOf());
   document.body.dataset.runState = view.state;
 
   // Poll while the run runs, one request a second at most apart; each answer recolours only
@@ -119,13 +188,13 @@ async function main() {
     await new Promise((r) => setTimeout(r, Math.max(0, POLL_MS - (performance.now() - asked))));
     asked = performance.now();
     try {
-      view = await api(`/v1/runs/${encodeURIComponent(workflowId)}`);
+      view = await api(run);
+      await refreshCoarse();
     } catch {
       continue; // a missed poll (API restarting) is retried on the next tick
     }
-    setStates(nodesOf(view));
-    document.getElementById('run-state').replaceChildren(badge(view.state));
-    if (view.state !== 'running') renderHead();
+    setStates(nodesOf());
+    renderHead();
     if (selected) renderPanel();
   }
   document.body.dataset.runState = view.state;
