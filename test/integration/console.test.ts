@@ -229,6 +229,8 @@ describe('plan page and selection explorer', () => {
       await tab.waitForSelector('#graph svg [data-node="boom"]');
       expect(await tab.locator('#metric-count b').textContent()).toBe('2');
       expect(await tab.locator('#metric-failure b').textContent()).toBe('100%');
+      // What the run form takes, from the plan's inputs_schema (this plan takes none).
+      expect(await tab.locator('#run-form').textContent()).toContain('This plan takes no inputs.');
       expect(await tab.locator('#run-chart rect[data-state="failed"]').count()).toBe(2);
       expect(await tab.locator('.edge-control').count()).toBe(1);
       expect(await tab.locator('.edge-data').count()).toBe(3);
@@ -240,7 +242,9 @@ describe('plan page and selection explorer', () => {
       await tab.waitForSelector(`#candidates [data-plan="${plan.id}"]`);
       expect(await tab.locator('#decision').getAttribute('data-decision')).toMatch(/^(auto_run|needs_more)$/);
       const cells = await tab.locator(`#candidates [data-plan="${plan.id}"] td`).allTextContents();
-      expect(cells.slice(2, 7).every((c) => c === '—' || /^\d\.\d{3}$/.test(c))).toBe(true);
+      expect(cells.slice(2, 9).every((c) => c === '—' || /^\d\.\d{3}$/.test(c))).toBe(true);
+      // The explanation is the mode the server runs (calibrated by default), not another one's formula.
+      expect(await tab.locator('#how').textContent()).toMatch(/^Selection mode calibrated: .*0\.6 · lexical \+ 0\.4 · alignment/);
       await Promise.all([tab.waitForURL(/\/ui\/runs\//), tab.locator(`#candidates [data-plan="${plan.id}"] button`).click()]);
       await tab.waitForSelector('body[data-run-state="failed"]', { timeout: 30_000 });
       return tab;

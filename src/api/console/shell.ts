@@ -31,6 +31,7 @@ export function renderShell(page: ConsolePage, subject = ''): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(TITLES[page])}${subject ? ` ${escapeHtml(subject)}` : ''} · plangraph</title>
 <link rel="stylesheet" href="/ui/assets/console.css">
+<link rel="icon" href="data:,">
 </head>
 <body data-page="${page}" data-subject="${escapeHtml(subject)}">
 <header class="top">

@@ -4,6 +4,12 @@ import { api, errorBox, h, ownTrust, show } from './api.js';
 
 const pct = (x) => (x === undefined ? '—' : x.toFixed(3));
 
+/** How the server scored and decided, in the words of the selection mode it runs (docs/selection.md). */
+const HOW = {
+  calibrated: 'Each plan’s match (applicability) fuses a lexical score over its document (intent, description, examples, ops, inputs) with a word alignment of the task against it (0.6 · lexical + 0.4 · alignment), or a learned alias’s match when higher; the score adds at most 0.05 for its success rate and recency, so a track record only breaks near-ties. The confidence estimates the chance that the top plan is the one meant, from its match and its margin over the runner-up (counted as at least 0.3).',
+  membrane: 'The score is the mean of applicability (embedding similarity, or the plan’s confidence without embeddings), success rate and recency; the confidence is the gap between the two best scores relative to the best.',
+};
+
 function decision(selection) {
   const { confidence, threshold, needs_more } = selection;
   return needs_more
@@ -42,17 +48,20 @@ async function main() {
           h('td', {}, p ? h('a', { href: `/ui/plans/${c.record.id}` }, p.intent) : h('span', { class: 'muted' }, `redacted ${c.record.sensitivity} plan`)),
           h('td', { class: 'num' }, pct(c.score)),
           h('td', { class: 'num' }, pct(c.signals.applicability)),
-          h('td', { class: 'num' }, pct(c.signals.cosine)),
+          h('td', { class: 'num' }, pct(c.signals.lexical)),
+          h('td', { class: 'num' }, pct(c.signals.alignment ?? c.signals.cosine)),
+          h('td', { class: 'num' }, pct(c.signals.alias)),
           h('td', { class: 'num' }, pct(c.signals.success_rate)),
           h('td', { class: 'num' }, pct(c.signals.recency)),
           h('td', {}, p ? h('button', { type: 'button', onclick: () => run(c.record.id) }, 'Run') : ''),
         );
       });
       result.replaceChildren(...[
+        h('p', { class: 'muted', id: 'how' }, `Selection mode ${answer.selection.mode ?? 'calibrated'}: ${HOW[answer.selection.mode ?? 'calibrated'] ?? ''}`),
         decision(answer.selection),
         answer.selection.needs_more ? null : h('button', { type: 'button', id: 'run-best', onclick: () => run() }, 'Run the selection'),
         h('div', { class: 'table-wrap' }, h('table', { id: 'candidates', class: 'signals' },
-          h('thead', {}, h('tr', {}, ['#', 'Plan', 'Score', 'Applicability', 'Cosine', 'Success rate', 'Recency', ''].map((t) => h('th', {}, t)))),
+          h('thead', {}, h('tr', {}, ['#', 'Plan', 'Score', 'Applicability', 'Lexical', 'Alignment', 'Alias', 'Success rate', 'Recency', ''].map((t) => h('th', {}, t)))),
           h('tbody', {}, rows))),
         rows.length ? null : h('p', { class: 'muted' }, 'No plan visible to this key matches.'),
       ].filter(Boolean));
@@ -63,7 +72,7 @@ async function main() {
 
   show(
     h('h1', {}, 'Selection explorer'),
-    h('p', { class: 'muted' }, 'Ranks the stored plans for a task exactly as an intent would, under this key’s trust: the score is the mean of applicability (embedding similarity, or the plan’s confidence without embeddings), success rate and recency; the confidence is the gap between the two best scores relative to the best, and the top plan runs on its own only when it reaches the threshold. Redacted plans are listed but never selected.'),
+    h('p', { class: 'muted' }, 'Ranks the stored plans for a task exactly as an intent would, under this key’s trust, with every signal behind each score; the top plan runs on its own only when the confidence reaches the threshold. Redacted plans are listed but never selected.'),
     h('form', { id: 'explore-form', onsubmit: rank }, task, h('details', {}, h('summary', {}, 'Run inputs (JSON)'), inputs), h('button', { type: 'submit' }, 'Rank plans')),
     result,
   );

@@ -54,19 +54,33 @@ async function episodesList(record) {
   return h('ul', { id: 'episodes' }, items, ids.length > 20 ? h('li', { class: 'muted' }, `…and ${ids.length - 20} more`) : null);
 }
 
+/** The run inputs a plan takes, as its inputs_schema lists them: name, type, required or default, examples. */
+function inputsList(schema) {
+  const properties = Object.entries(schema?.properties ?? {});
+  if (!properties.length) return h('p', { class: 'muted' }, 'This plan takes no inputs.');
+  const required = new Set(schema.required ?? []);
+  return h('ul', { id: 'plan-inputs' }, properties.map(([name, p]) => h('li', {},
+    h('code', {}, name), ` ${p.type ?? 'any'}`,
+    p.default !== undefined ? ` · default ${JSON.stringify(p.default)}` : required.has(name) ? ' · required' : ' · optional',
+    p.examples?.length ? ` · e.g. ${p.examples.slice(0, 3).map((e) => JSON.stringify(e)).join(', ')}` : '',
+    p.description ? h('span', { class: 'muted' }, ` — ${p.description}`) : null)));
+}
+
 function runForm(plan) {
   const inputs = h('textarea', { id: 'run-inputs', 'aria-label': 'run inputs (JSON)' }, '{}');
   const out = h('div');
   const submit = async (event) => {
     event.preventDefault();
     try {
-      const started = await api('/v1/intents', { method: 'POST', body: { task_descriptor: plan.intent, plan_id: planId, inputs: JSON.parse(inputs.value || '{}') } });
+      // The plan is named, so the task text only labels the run (at most 4,000 characters, an intent's limit).
+      const body = { task_descriptor: plan.intent.slice(0, 4000), plan_id: planId, inputs: JSON.parse(inputs.value || '{}') };
+      const started = await api('/v1/intents', { method: 'POST', body });
       location.href = `/ui/runs/${encodeURIComponent(started.workflow_id)}`;
     } catch (err) {
       out.replaceChildren(errorBox(err));
     }
   };
-  return h('form', { id: 'run-form', onsubmit: submit }, h('label', {}, 'Inputs (JSON)', inputs), h('button', { type: 'submit' }, 'Run this plan'), out);
+  return h('form', { id: 'run-form', onsubmit: submit }, inputsList(plan.inputs_schema), h('label', {}, 'Inputs (JSON)', inputs), h('button', { type: 'submit' }, 'Run this plan'), out);
 }
 
 function nodePanel(node) {
@@ -80,7 +94,7 @@ function nodePanel(node) {
 async function main() {
   let visible;
   try {
-    visible = await api(`/v1/plans/${planId}`);
+    visible = await api(`/v1/plans/${encodeURIComponent(planId)}`);
   } catch (err) {
     return show(h('h1', {}, 'Plan ', h('code', {}, planId)), errorBox(err));
   }
@@ -92,7 +106,8 @@ async function main() {
   }
   const plan = record.payload;
   const m = plan.metrics;
-  const runs = await api(`/v1/runs?plan_id=${planId}&limit=50`).then((r) => r.items, () => []);
+  const runs = await api(`/v1/runs?plan_id=${encodeURIComponent(planId)}&limit=50`).then((r) => r.items, () => []);
+  const ran = m.execution_count > 0;
   const graphBox = h('div', { class: 'graph-box', id: 'graph' }, h('p', { class: 'muted' }, `Laying out ${plan.nodes.length} nodes…`));
   const panel = h('aside', { class: 'panel', id: 'node-panel' }, nodePanel());
   const timing = h('p', { class: 'muted', id: 'layout-time' });
@@ -106,15 +121,15 @@ async function main() {
       record.tags.length ? [h('dt', {}, 'Tags'), h('dd', {}, record.tags.join(', '))] : null),
     h('div', { class: 'cards', id: 'metrics' },
       card('runs', String(m.execution_count), 'metric-count'),
-      card('failure rate', `${Math.round(m.failure_rate * 100)}%`, 'metric-failure'),
-      card('avg latency', fmtMs(m.avg_latency_ms), 'metric-latency'),
+      card('failure rate', ran ? `${Math.round(m.failure_rate * 100)}%` : '—', 'metric-failure'),
+      card('avg latency', ran ? fmtMs(m.avg_latency_ms) : '—', 'metric-latency'),
       card('last run', fmtTime(m.last_executed_at), 'metric-last')),
     runChart(runs),
     h('div', { class: 'split' }, h('div', { class: 'graph-col' }, graphBox, legend(), timing), panel),
     h('h2', {}, 'Recent runs'),
     runs.length ? h('ul', { id: 'plan-runs' }, runs.slice(0, 10).map((r) => h('li', {}, badge(r.state), ' ', h('a', { href: `/ui/runs/${encodeURIComponent(r.workflow_id)}` }, fmtTime(r.started_at)), ` · ${fmtMs(r.latency_ms)}`)))
       : h('p', { class: 'muted' }, 'None visible.'),
-    h('p', {}, h('a', { href: `/ui/runs?plan_id=${planId}` }, 'All runs of this plan')),
+    h('p', {}, h('a', { href: `/ui/runs?plan_id=${encodeURIComponent(planId)}` }, 'All runs of this plan')),
     h('h2', {}, 'Revisions and relations'), relationsList(record),
     h('h2', {}, 'Source episodes'), await episodesList(record),
     h('h2', {}, 'Run'), runForm(plan),

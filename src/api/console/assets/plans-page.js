@@ -17,8 +17,9 @@ function row({ record, redacted }) {
     h('td', {}, record.sensitivity),
     h('td', { class: 'hide-narrow' }, record.status),
     h('td', { class: 'num' }, String(m.execution_count)),
-    h('td', { class: 'num' }, `${Math.round(m.failure_rate * 100)}%`),
-    h('td', { class: 'num hide-narrow' }, fmtMs(m.avg_latency_ms)),
+    // A plan that never ran has no failure rate or latency yet, not 0 % and 0 ms.
+    h('td', { class: 'num' }, m.execution_count > 0 ? `${Math.round(m.failure_rate * 100)}%` : '—'),
+    h('td', { class: 'num hide-narrow' }, m.execution_count > 0 ? fmtMs(m.avg_latency_ms) : '—'),
     h('td', { class: 'hide-narrow' }, fmtTime(m.last_executed_at)),
   );
 }
