@@ -2,6 +2,7 @@
  * Configuration: parsed once from the environment by one zod schema. Nothing else reads
  * `process.env`. Defaults match docker-compose.yml and the embedded dev setup.
  */
+import { existsSync } from 'node:fs';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import type { TLSConfig } from '@temporalio/common/lib/internal-non-workflow';
 import { z } from 'zod';
@@ -138,13 +139,19 @@ function envconfigVariables(env: Record<string, string | undefined>): Record<str
  * ~/.config/temporalio/temporal.toml), overridden by TEMPORAL_* variables.
  */
 function temporalSettings(env: Record<string, string | undefined>): Pick<Config, 'TEMPORAL_ADDRESS' | 'TEMPORAL_NAMESPACE' | 'temporalConnection'> {
+  const named = [
+    env.TEMPORAL_CONFIG_FILE && `TEMPORAL_CONFIG_FILE=${env.TEMPORAL_CONFIG_FILE}`,
+    env.TEMPORAL_PROFILE && `TEMPORAL_PROFILE=${env.TEMPORAL_PROFILE}`,
+    Object.keys(env).some((key) => key.startsWith('TEMPORAL_TLS') && env[key]) && 'TEMPORAL_TLS_*',
+  ].filter(Boolean);
+  const invalid = (cause: string) => new ConfigError(`invalid Temporal connection settings${named.length ? ` (${named.join(', ')})` : ''}: ${cause}`);
+  // envconfig reads a missing default file as no profile; a file named on purpose must exist.
+  if (env.TEMPORAL_CONFIG_FILE && !existsSync(env.TEMPORAL_CONFIG_FILE)) throw invalid(`no such file ${env.TEMPORAL_CONFIG_FILE}`);
   let resolved: ReturnType<typeof loadClientConnectConfig>;
   try {
     resolved = loadClientConnectConfig({ overrideEnvVars: envconfigVariables(env) });
   } catch (err) {
-    const file = env.TEMPORAL_CONFIG_FILE ? `TEMPORAL_CONFIG_FILE=${env.TEMPORAL_CONFIG_FILE}, ` : '';
-    const profile = env.TEMPORAL_PROFILE ? `TEMPORAL_PROFILE=${env.TEMPORAL_PROFILE}, ` : '';
-    throw new ConfigError(`invalid Temporal connection settings (${file}${profile}TEMPORAL_TLS_*): ${firstLine(err)}`);
+    throw invalid(firstLine(err));
   }
   const { address, apiKey, tls, metadata } = resolved.connectionOptions;
   const checked = temporalAddress.safeParse(address ?? DEFAULT_TEMPORAL_ADDRESS);

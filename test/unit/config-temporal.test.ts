@@ -31,6 +31,10 @@ describe('Temporal connection settings', () => {
     expect(() => loadConfig({ TEMPORAL_ADDRESS: 'no-port' })).toThrow(/TEMPORAL_ADDRESS/);
     expect(() => loadConfig({ TEMPORAL_TLS: 'maybe' })).toThrow(/TEMPORAL_TLS/);
     expect(() => loadConfig({ TEMPORAL_CONFIG_FILE: '/nonexistent/temporal.toml', TEMPORAL_PROFILE: 'x' })).toThrow(ConfigError);
+    // Named on purpose, a missing file is an error even without a profile (the default file may be absent).
+    expect(() => loadConfig({ TEMPORAL_CONFIG_FILE: '/nonexistent/temporal.toml' })).toThrow(
+      'invalid Temporal connection settings (TEMPORAL_CONFIG_FILE=/nonexistent/temporal.toml): no such file /nonexistent/temporal.toml',
+    );
   });
 
   it('whole numbers only in decimal digits: a hex or exponent value is refused, not read as another number', () => {
