@@ -22,13 +22,14 @@ import type { Stats } from './api/routes/stats';
 import type { MemoryRecord, newEpisodeSchema } from './domain/records';
 import type { ListPlansQuery } from './retrieval/plan-reader';
 import type { ReinforceInput } from './retrieval/reinforce';
-import type { AuthorPlanInput, WriteResult } from './domain/revision-requests';
+import type { AuthorPlanInput, ContestInput, ForkInput, MergeInput, RetractInput, SupersedeInput, WriteResult } from './domain/revision-requests';
 
 export type Health = z.infer<typeof healthSchema>;
 export type VisibleEpisode = z.infer<typeof visibleEpisodeSchema>;
 export type Whoami = z.infer<typeof whoamiSchema>;
 export type RunNode = z.infer<typeof runNodeSchema>;
 export type { ListRunsQuery, RunList };
+export type { AuthorPlanInput, ContestInput, ForkInput, MergeInput, RetractInput, SupersedeInput, WriteResult };
 export type NewEpisodeInput = z.input<typeof newEpisodeSchema>;
 export type PlanPage = z.infer<typeof planPageSchema>;
 export type VisiblePlan = z.infer<typeof visiblePlanSchema>;
@@ -98,6 +99,16 @@ export function createPlangraphClient(options: PlangraphClientOptions) {
     submitEpisode: (episode: NewEpisodeInput) => json<MemoryRecord>('POST', '/v1/episodes', episode),
     /** POST /v1/plans */
     createPlan: (plan: AuthorPlanInput) => json<WriteResult>('POST', '/v1/plans', plan),
+    /** POST /v1/plans/:id/supersede (a new revision; the old one stops being selected) */
+    supersedePlan: (planId: string, input: SupersedeInput) => json<WriteResult>('POST', `/v1/plans/${id(planId)}/supersede`, input),
+    /** POST /v1/plans/:id/fork (a new plan beside the old, linked to it) */
+    forkPlan: (planId: string, input: ForkInput) => json<WriteResult>('POST', `/v1/plans/${id(planId)}/fork`, input),
+    /** POST /v1/plans/:id/contest */
+    contestPlan: (planId: string, input: ContestInput) => json<WriteResult>('POST', `/v1/plans/${id(planId)}/contest`, input),
+    /** POST /v1/plans/:id/retract */
+    retractPlan: (planId: string, input: RetractInput) => json<WriteResult>('POST', `/v1/plans/${id(planId)}/retract`, input),
+    /** POST /v1/plans/merge */
+    mergePlans: (input: MergeInput) => json<WriteResult>('POST', '/v1/plans/merge', input),
     /** GET /v1/plans */
     listPlans: (filter: ListPlansQuery = {}) => json<PlanPage>('GET', `/v1/plans${query(filter)}`),
     /** GET /v1/plans/:id */

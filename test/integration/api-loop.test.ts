@@ -109,6 +109,25 @@ describe('the agent loop over HTTP with the TypeScript client', () => {
     });
   });
 
+  it('revises plans: supersede, fork, contest, retract and merge, each a method of the client', async () => {
+    const plan = (ops: string[]) => ({ intent: uid('client revisions'), plan_id: uid('plan'), nodes: ops.map((op, i) => ({ id: `n${i}`, op })), edges: [] });
+    const first = (await client.createPlan({ payload: plan(['noop']) })).record;
+    const second = await client.supersedePlan(first.id, { expected_revision: first.revision, payload: plan(['noop', 'echo']), reason: 'an echo too' });
+    expect(second.affected).toEqual([expect.objectContaining({ id: first.id, status: 'superseded' })]);
+    const fork = (await client.forkPlan(second.record.id, { expected_revision: second.record.revision, payload: plan(['echo']) })).record;
+    expect(fork.relations).toEqual(expect.arrayContaining([expect.objectContaining({ predicate: 'forked_from', target_id: second.record.id })]));
+    const contested = (await client.contestPlan(fork.id, { expected_revision: fork.revision, reason: 'echoes the wrong thing' })).record;
+    expect(contested).toMatchObject({ status: 'active', tags: expect.arrayContaining(['contested']) });
+    const merged = await client.mergePlans({
+      sources: [{ id: second.record.id, expected_revision: second.record.revision }, { id: contested.id, expected_revision: contested.revision }],
+      payload: plan(['noop', 'echo', 'noop']),
+    });
+    expect(merged.affected.map((a) => a.id).sort()).toEqual([second.record.id, contested.id].sort());
+    const retracted = (await client.retractPlan(merged.record.id, { expected_revision: merged.record.revision, reason: 'not needed' })).record;
+    expect(retracted.status).toBe('retracted');
+    await expect(client.retractPlan(merged.record.id, { expected_revision: merged.record.revision })).rejects.toMatchObject({ status: 409 });
+  });
+
   it('answers errors as PlangraphError with the API’s code and details', async () => {
     const error = await anonymous.submitIntent({ task_descriptor: 'x', trust: { max_sensitivity: 'hyper' } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PlangraphError);
