@@ -48,7 +48,7 @@ export async function runMapNode(ctx: MapNodeContext): Promise<CompositeResult> 
       if (progress.failed_indexes.length < 100) progress.failed_indexes.push(index);
     }
   };
-  const report = () => ctx.onProgress({ ...progress, failed_indexes: [...progress.failed_indexes] });
+  const report = () => ctx.onProgress({ ...progress, failed_indexes: [...progress.failed_indexes].sort((a, b) => a - b) });
   report();
 
   const batch = (start: number, end: number): MapItemsInput => ({

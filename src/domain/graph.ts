@@ -131,7 +131,7 @@ export function validatePlanGraph(plan: PlanGraphPayload, options: ValidateOptio
     }
     if (isSubPlanNode(node)) {
       const problem = subPlanNodeProblem(node);
-      if (problem) issues.push({ code: 'invalid_sub_plan', path: `nodes[${i}].params.plan_id`, message: problem });
+      if (problem) issues.push({ code: 'invalid_sub_plan', path: `nodes[${i}].${problem.field}`, message: problem.message });
       // Built-in ops (approval) are run by the executor itself, not by a worker.
     } else if (options.knownOps && !options.knownOps.has(node.op) && !BUILTIN_EXECUTOR_OPS.has(node.op)) {
       issues.push({
@@ -209,11 +209,8 @@ export function validatePlanGraph(plan: PlanGraphPayload, options: ValidateOptio
       const declared = parsed.field === 'output' ? dataPreds.has(parsed.nodeId) : anyPreds.has(parsed.nodeId);
       if (!declared) {
         const needed = parsed.field === 'output' ? 'data edge' : 'edge';
-        issues.push({
-          code: 'undeclared_data_ref',
-          path,
-          message: `node "${node.id}" references "${ref}" but has no ${needed} ${parsed.nodeId} -> ${node.id}`,
-        });
+        const problem = seen.has(parsed.nodeId) ? `has no ${needed} ${parsed.nodeId} -> ${node.id}` : `the plan has no node "${parsed.nodeId}"`;
+        issues.push({ code: 'undeclared_data_ref', path, message: `node "${node.id}" references "${ref}" but ${problem}` });
       }
     }
   });

@@ -27,14 +27,14 @@ export function subPlanTarget(node: Pick<PlanNode, 'params'>): string | undefine
   return typeof id === 'string' && id.trim() !== '' && !id.includes('{{') ? id : undefined;
 }
 
-/** What is wrong with a sub-plan node's shape, or undefined. */
-export function subPlanNodeProblem(node: Pick<PlanNode, 'id' | 'params' | 'for_each'>): string | undefined {
-  if (subPlanTarget(node) === undefined) return `node "${node.id}": params.plan_id must be the record id of a stored plan, as a literal string`;
+/** What is wrong with a sub-plan node's shape, and the field it is in (under the node), or undefined. */
+export function subPlanNodeProblem(node: Pick<PlanNode, 'id' | 'params' | 'for_each'>): { field: string; message: string } | undefined {
+  if (subPlanTarget(node) === undefined) return { field: 'params.plan_id', message: `node "${node.id}": params.plan_id must be the record id of a stored plan, as a literal string` };
   const inputs = node.params.inputs;
   if (inputs !== undefined && (inputs === null || typeof inputs !== 'object' || Array.isArray(inputs)) && typeof inputs !== 'string') {
-    return `node "${node.id}": params.inputs must be an object (or one {{reference}} to an object)`;
+    return { field: 'params.inputs', message: `node "${node.id}": params.inputs must be an object (or one {{reference}} to an object)` };
   }
-  if (node.for_each !== undefined) return `node "${node.id}": a sub-plan node cannot have for_each`;
+  if (node.for_each !== undefined) return { field: 'for_each', message: `node "${node.id}": a sub-plan node cannot have for_each` };
   return undefined;
 }
 

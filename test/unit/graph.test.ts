@@ -250,6 +250,14 @@ describe('durations and reserved ids', () => {
     expect(issues).toEqual([expect.objectContaining({ code: 'reserved_node_id', path: 'nodes[1].id' })]);
   });
 
+  it('names a referenced node the plan does not have, rather than asking for its edge', () => {
+    const issues = validatePlanGraph(stored({ nodes: [n('a'), { id: 'b', op: 'echo', params: { x: '{{nodes.ghost.output.x}}', y: '{{nodes.a.output.y}}' } }] }));
+    expect(issues.map((i) => i.message)).toEqual([
+      'node "b" references "nodes.ghost.output.x" but the plan has no node "ghost"',
+      'node "b" references "nodes.a.output.y" but has no data edge a -> b',
+    ]);
+  });
+
   it('reserves the activity ids the executor gives its own activities: a map item of the plan, ids starting with $', () => {
     const map = { id: 'm', op: 'echo', for_each: '{{inputs.items}}' };
     const issues = validatePlanGraph(stored({ nodes: [map, n('m[0]'), n('m[12]'), n('$task-boundary-1'), n('m[01]'), n('x[0]'), n('17')] }));

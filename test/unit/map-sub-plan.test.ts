@@ -114,9 +114,9 @@ describe('sub-plans', () => {
     expect(codes(issuesOf({ nodes: [call('a', undefined), call('b', '{{inputs.id}}'), call('c', 'x', { for_each: '{{inputs.l}}' })] }))).toEqual([
       'invalid_sub_plan at nodes[0].params.plan_id',
       'invalid_sub_plan at nodes[1].params.plan_id',
-      'invalid_sub_plan at nodes[2].params.plan_id',
+      'invalid_sub_plan at nodes[2].for_each',
     ]);
-    expect(codes(issuesOf({ nodes: [call('a', 'x', { params: { plan_id: 'x', inputs: [1] } })] }))).toEqual(['invalid_sub_plan at nodes[0].params.plan_id']);
+    expect(codes(issuesOf({ nodes: [call('a', 'x', { params: { plan_id: 'x', inputs: [1] } })] }))).toEqual(['invalid_sub_plan at nodes[0].params.inputs']);
   });
 
   it('pins the direct sub-plans and walks the nested ones', async () => {
