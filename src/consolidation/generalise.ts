@@ -9,7 +9,7 @@ import { inputRef, inputRefName, InputSet, keyHint } from './input-schema';
 import { canonicalJson } from '../domain/canonical-json';
 import { TEMPLATE } from '../domain/refs';
 import { isTemplate, isTraceable, leaves, withLeaf, type JsonPath } from './json-leaves';
-import { interpolateTokens, valueTokens } from './stated-tokens';
+import { interpolateTokens, statedIn, valueTokens, wordBefore } from './stated-tokens';
 
 /** Most task phrasings a plan keeps as `examples`. */
 export const MAX_PLAN_EXAMPLES = 20;
@@ -32,9 +32,9 @@ export function taskInputs(plan: PlanGraphPayload, episode: TaskShape): PlanGrap
 
   const inputs = InputSet.from(plan.inputs_schema);
   const byValue = new Map<string, string>();
-  const inputFor = (value: string | number, path: JsonPath) => {
+  const inputFor = (value: string | number, hint: string) => {
     const key = `${typeof value}:${value}`;
-    const name = byValue.get(key) ?? inputs.add(keyHint(path), [value]);
+    const name = byValue.get(key) ?? inputs.add(hint, [value]);
     byValue.set(key, name);
     return inputRef(name);
   };
@@ -48,21 +48,13 @@ export function taskInputs(plan: PlanGraphPayload, episode: TaskShape): PlanGrap
       return params === node.params ? node : { ...node, params };
     });
   // Whole values first, so a value also stated inside a longer arg takes the whole arg's name.
-  const whole = eachLeaf(plan.nodes, (value, path) => (isTraceable(value) && !isTemplate(value) && stated(value) ? inputFor(value, path) : value));
+  const whole = eachLeaf(plan.nodes, (value, path) => (isTraceable(value) && !isTemplate(value) && stated(value) ? inputFor(value, keyHint(path)) : value));
+  // A value inside a longer arg is named by the task's word for it ("ticket T-4411"), else by the arg.
   const told = new Set(valueTokens(summaries));
-  const nodes = told.size === 0 ? whole : eachLeaf(whole, (value, path) => (typeof value === 'string' ? interpolateTokens(value, told, (token) => inputFor(token, path)) : value));
+  const nodes = eachLeaf(whole, (value, path) =>
+    typeof value === 'string' ? interpolateTokens(value, told, (token) => inputFor(token, wordBefore(summaries, token) ?? keyHint(path))) : value,
+  );
   return byValue.size === 0 ? plan : { ...plan, nodes, inputs_schema: inputs.toSchema() };
-}
-
-/**
- * Whether a text states a value: a string anywhere in it, a number as a token of its own (not
- * inside a longer number, an id such as `T-20` or `a20f`, a version or a path).
- */
-function statedIn(text: string): (value: unknown) => boolean {
-  return (value) =>
-    typeof value === 'string'
-      ? text.includes(value)
-      : typeof value === 'number' && new RegExp(`(?<![\\p{L}\\p{N}_./-])${String(value).replace('.', '\\.')}(?![\\p{L}\\p{N}_/-]|\\.\\p{N})`, 'u').test(text);
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -97,10 +89,32 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
   const byPair = new Map<string, string>();
   /** Inputs standing where one twin read an upstream output: never given a literal default. */
   const replacedReference = new Set<string>();
-  const observed = (value: unknown): unknown[] => {
+  /** The twin's values for a param: its examples when it is an input, else the value (a literal scalar, or any literal with `whole`). */
+  const observed = (value: unknown, whole = false): unknown[] => {
     const name = inputRefName(value);
     if (name) return [...twinInputs.examples(name)];
-    return isScalar(value) && !isTemplate(value) ? [value] : [];
+    return (whole ? !hasTemplate(value) : isScalar(value) && !isTemplate(value)) ? [value] : [];
+  };
+  /** Inputs an arg only one twin passed stands for, and how many such args each stands for. */
+  const oneSidedUses = new Map<string, number>();
+  /**
+   * An arg only one twin passed (`cc` in one `send_email`, not in the other). The twin's becomes
+   * an optional input: left out by the caller, it leaves the arg out (an unresolved reference
+   * gives no value), as in the plan. The plan's input becomes optional; the plan's literal (no
+   * task named it, or it would be an input) becomes an input defaulting to it, so a request that
+   * ran before runs alike. Args holding references to upstream outputs stay as the plan has them.
+   */
+  const oneSided = (mine: unknown, twinValues: unknown[], path: JsonPath): unknown => {
+    const existing = inputRefName(mine);
+    if (mine !== undefined && !existing && hasTemplate(mine)) return mine;
+    if (mine !== undefined && !existing) {
+      const name = inputs.add(keyHint(path), [mine]);
+      inputs.setDefault(name, mine);
+      return inputRef(name);
+    }
+    const name = existing ?? inputs.add(keyHint(path), twinValues);
+    oneSidedUses.set(name, (oneSidedUses.get(name) ?? 0) + 1);
+    return inputRef(name);
   };
 
   const unify = (mine: unknown, theirs: unknown, path: JsonPath): unknown => {
@@ -131,7 +145,10 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
       return mine.map((item, i) => unify(item, theirs[i], [...path, i]));
     }
     if (isPlainObject(mine) && isPlainObject(theirs)) {
-      return Object.fromEntries(Object.entries(mine).map(([key, value]) => [key, unify(value, theirs[key], [...path, key])]));
+      const both = Object.entries(mine).map(([key, value]) => [key, key in theirs ? unify(value, theirs[key], [...path, key]) : oneSided(value, [], [...path, key])]);
+      // A twin-only arg holding references or interpolated text is dropped: it reads the twin's nodes and inputs.
+      const theirsOnly = Object.entries(theirs).filter(([key, value]) => !(key in mine) && (inputRefName(value) || !hasTemplate(value)));
+      return Object.fromEntries([...both, ...theirsOnly.map(([key, value]) => [key, oneSided(undefined, observed(value, true), [...path, key])])]);
     }
     return mine;
   };
@@ -175,6 +192,8 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
 
   const pairs = twinNodes(plan, twin);
   const nodes = plan.nodes.map((node) => ({ ...node, params: unify(node.params, pairs.get(node.id), []) as Params }));
+  // Optional only when every use of the input is such an arg: a value also passed elsewhere is still needed there.
+  for (const [name, uses] of oneSidedUses) if (uses === inputUses(nodes, name)) inputs.setOptional(name);
   const description = plan.description ?? twin.description;
   const examples = mergeExamples(plan.examples, twin.examples);
   // An arg the twins disagree on that no task of theirs names (a URL's query, a tuning knob) is
@@ -199,6 +218,9 @@ const withoutTemplates = (text: string) => text.replace(TEMPLATE, '');
 /** The run inputs a string interpolates (`{{inputs.msg}}`), by name. */
 const inputsIn = (text: string) => [...text.matchAll(TEMPLATE)].flatMap((m) => inputRefName(m[0]) ?? []);
 const hasTemplate = (value: unknown) => leaves(value).some((l) => isTemplate(l.value));
+/** How many param strings of `nodes` read the run input `name`. */
+const inputUses = (nodes: PlanGraphPayload['nodes'], name: string) =>
+  nodes.reduce((sum, node) => sum + leaves(node.params).filter((l) => typeof l.value === 'string' && inputsIn(l.value).includes(name)).length, 0);
 
 /** Where each `{{ }}` template of a string starts and ends. */
 const templateSpans = (text: string) => [...text.matchAll(TEMPLATE)].map((m) => [m.index, m.index + m[0].length] as const);
@@ -249,10 +271,10 @@ export function mergeExamples(a: readonly string[] | undefined, b: readonly stri
 }
 
 /**
- * What a plan's generalisation consists of: its params and the names of its inputs. Two plans
- * with the same one run alike; examples do not count.
+ * What a plan's generalisation consists of: its params and the names of its inputs, and which
+ * are required. Two plans with the same one run alike; examples do not count.
  */
 export function generalisationKey(plan: Pick<PlanGraphPayload, 'nodes' | 'inputs_schema'>): string {
-  const properties = (plan.inputs_schema as { properties?: Record<string, unknown> }).properties ?? {};
-  return canonicalJson([plan.nodes.map((n) => [n.id, n.params]), Object.keys(properties).sort()]);
+  const { properties = {}, required = [] } = plan.inputs_schema as { properties?: Record<string, unknown>; required?: string[] };
+  return canonicalJson([plan.nodes.map((n) => [n.id, n.params]), Object.keys(properties).sort(), [...required].sort()]);
 }

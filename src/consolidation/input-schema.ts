@@ -1,7 +1,9 @@
 /**
- * The `inputs_schema` of a learned plan: one required property per input, typed from the values
- * observed for it and carrying them as `examples`; an input the tasks never name also carries a
+ * The `inputs_schema` of a learned plan: one property per input, typed from the values observed
+ * for it and carrying them as `examples`; an input the tasks never name also carries a
  * `default`, which a run's start fills in when the caller leaves the input out (run-inputs.ts).
+ * Every input is required except those only some twins passed (an optional arg, left out when
+ * the caller leaves the input out).
  */
 
 /** Most observed values an input keeps as examples. */
@@ -49,6 +51,7 @@ function baseName(hint: string): string {
 export class InputSet {
   private readonly properties = new Map<string, unknown[]>();
   private readonly defaults = new Map<string, unknown>();
+  private readonly optional = new Set<string>();
 
   /** The inputs already declared by a learned plan's schema (anything else reads as none). */
   static from(schema: Record<string, unknown>): InputSet {
@@ -59,6 +62,8 @@ export class InputSet {
         set.properties.set(name, Array.isArray(property?.examples) ? [...(property.examples as unknown[])] : []);
         if (property?.default !== undefined) set.defaults.set(name, property.default);
       }
+      const required = schema.required;
+      if (Array.isArray(required)) for (const name of set.properties.keys()) if (!required.includes(name)) set.optional.add(name);
     }
     return set;
   }
@@ -100,6 +105,11 @@ export class InputSet {
     if (this.properties.has(name)) this.defaults.set(name, value);
   }
 
+  /** Makes an input one the caller may leave out (no longer `required`). */
+  setOptional(name: string): void {
+    if (this.properties.has(name)) this.optional.add(name);
+  }
+
   /** The schema, or `{}` when the plan takes no input. */
   toSchema(): LearnedInputsSchema | Record<string, never> {
     if (this.properties.size === 0) return {};
@@ -111,7 +121,7 @@ export class InputSet {
       const fallback = this.defaults.has(name) ? { default: this.defaults.get(name) } : {};
       properties[name] = type ? { type, examples, ...fallback } : { examples, ...fallback };
     }
-    return { type: 'object', properties, required: names };
+    return { type: 'object', properties, required: names.filter((name) => !this.optional.has(name)) };
   }
 }
 

@@ -24,7 +24,7 @@ const QUOTE_OPEN = /^["'`“‘]/;
 const QUOTE_CLOSE = /["'`”’][,.;:!?)]*$/;
 const strip = (word: string) => word.replace(OPENING, '').replace(CLOSING, '');
 /** Neighbours this common say nothing about where a value stands. */
-const WEAK_NEIGHBOURS = new Set(['a', 'an', 'the', 'and', 'or', 'to', 'of', 'in', 'on', 'for', 'with', 'is', 'it', 'my', 'me', 'please', 'this', 'that']);
+export const WEAK_NEIGHBOURS: ReadonlySet<string> = new Set(['a', 'an', 'the', 'and', 'or', 'to', 'of', 'in', 'on', 'for', 'with', 'is', 'it', 'my', 'me', 'please', 'this', 'that']);
 /** Phrasings read, and words read of each: enough for task texts, bounded for any plan. */
 export const MAX_PHRASINGS = 20;
 const MAX_PHRASING_WORDS = 80;

@@ -117,11 +117,11 @@ describe('plan graph consolidation', () => {
     const prefix = uid('t');
     const [first] = await store([episode(intent, chain3(prefix))]);
     await pass();
-    // Same intent, ops and edges; other node ids and params, and a failure.
+    // Same intent, ops, edges and params; other node ids, and a failure.
     const twin = episode(
       intent,
       [
-        { id: 'x1', tool: `${prefix}_fetch`, args: { url: 'other' } },
+        { id: 'x1', tool: `${prefix}_fetch` },
         { id: 'x2', tool: `${prefix}_parse`, depends_on: ['x1'] },
         { id: 'x3', tool: `${prefix}_store`, depends_on: ['x2'] },
       ],

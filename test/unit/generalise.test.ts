@@ -177,6 +177,29 @@ describe('anti-unification of twins', () => {
     expect((untold.inputs_schema as { properties: Record<string, object> }).properties.reporter).not.toHaveProperty('default');
   });
 
+  it('makes an arg only one twin passed an input: optional when the twin or a task had it, defaulting to the plan’s literal', () => {
+    const withArgs = (repo: string, args: Record<string, unknown>) =>
+      quiet(repo, 'main', 'dot').tool_graph.map((t) => (t.id === 'test' ? { ...t, args: { ...t.args, ...args } } : t));
+    const episode = (repo: string, args: Record<string, unknown>) => setupEpisode(repo, 'main', { timeline: [{ t: 1, event_kind: 'setup_project' }], tool_graph: withArgs(repo, args) });
+    const a = planFromEpisode(episode('https://git.example/acme/api', { bail: 3 }), 'p', NOW);
+    const b = planFromEpisode(episode('https://git.example/acme/web', { grep: 'smoke' }), 'q', NOW);
+    const merged = antiUnify(a, b);
+    expect(merged.nodes[2]!.params).toMatchObject({ bail: '{{inputs.bail}}', grep: '{{inputs.grep}}' });
+    expect(merged.inputs_schema).toMatchObject({ properties: { bail: { examples: [3], default: 3 }, grep: { examples: ['smoke'] } }, required: ['bail', 'url'] });
+    expect((merged.inputs_schema as { properties: Record<string, object> }).properties.grep).not.toHaveProperty('default');
+    expect(generalisationKey(merged)).not.toBe(generalisationKey(antiUnify(a, a)));
+    // A later twin with the arg adds its example and it stays optional; the plan still validates.
+    const c = antiUnify(merged, planFromEpisode(episode('https://git.example/acme/cli', { bail: 1, grep: 'e2e' }), 'r', NOW));
+    expect(c.inputs_schema).toMatchObject({ properties: { bail: { examples: [3, 1], default: 3 }, grep: { examples: ['smoke', 'e2e'] } }, required: ['bail', 'url'] });
+    expect(parsePlanGraph(c).ok).toBe(true);
+    // A task-named input of the plan the twin does without becomes optional, unless the plan also reads it where both twins pass an arg.
+    const shared = planFromEpisode(setupEpisode('https://git.example/acme/api', 'main'), 'p', NOW);
+    const noBranch = (p: typeof shared) => ({ ...p, nodes: p.nodes.map((n, i) => (i === 0 ? { ...n, params: { url: n.params.url, depth: 1 } } : n)) });
+    expect((antiUnify(shared, noBranch(shared)).inputs_schema as { required: string[] }).required).toEqual(['url']);
+    const both = { ...shared, nodes: shared.nodes.map((n, i) => (i === 2 ? { ...n, params: { ...n.params, branch: '{{inputs.branch}}' } } : n)) };
+    expect((antiUnify(both, noBranch(both)).inputs_schema as { required: string[] }).required).toEqual(['branch', 'url']);
+  });
+
   it('pools the examples of inputs both twins took from their task text', () => {
     const a = planFromEpisode(setupEpisode('https://git.example/acme/api', 'main'), 'p', NOW);
     const b = planFromEpisode(setupEpisode('https://git.example/acme/web', 'main'), 'q', NOW);
@@ -198,6 +221,45 @@ describe('anti-unification of interpolated inputs', () => {
     const merged = antiUnify(planFromEpisode(digestEpisode('shipping-api', '#shipping-oncall'), 'p', NOW), planFromEpisode(digestEpisode('billing-api', '#billing'), 'q', NOW));
     expect(merged.nodes[1]!.params).toEqual({ channel: '{{inputs.channel}}', msg: 'Health digest for {{inputs.msg}}: platform ok (sent to {{inputs.channel}})' });
     expect(merged.inputs_schema).toMatchObject({ properties: { channel: { examples: ['#shipping-oncall', '#billing'] }, msg: { examples: ['shipping-api', 'billing-api'] } } });
+  });
+});
+
+describe('values a task states inside URLs and ids', () => {
+  /** Fetches one ticket through a URL query and files its summary, as an agent would record it. */
+  const ticketEpisode = (ticket: string, queue: number): EpisodicPayload =>
+    episodicPayloadSchema.parse({
+      kind: 'episodic',
+      timeline: [{ t: 1, event_kind: 'user_request', summary: `Triage ticket ${ticket} from the support queue` }],
+      tool_graph: [
+        { id: 'fetch', tool: 'http_request', args: { url: `https://desk.example/api/tickets?ticket=${ticket}&expand=1`, queue } },
+        { id: 'page', tool: 'http_request', args: { url: `https://desk.example/tickets/${ticket}/history` }, depends_on: ['fetch'] },
+        { id: 'file', tool: 'echo', args: { note: `filed ${ticket}.` }, depends_on: ['page'] },
+      ],
+      outcome: 'success',
+    });
+
+  it('interpolates a stated value inside a URL query and path, named by the task’s word for it', () => {
+    const plan = planFromEpisode(ticketEpisode('T-4411', 7), 'p', NOW);
+    expect(plan.nodes.map((n) => n.params.url ?? n.params.note)).toEqual([
+      'https://desk.example/api/tickets?ticket={{inputs.ticket}}&expand=1',
+      'https://desk.example/tickets/{{inputs.ticket}}/history',
+      'filed {{inputs.ticket}}.',
+    ]);
+    const merged = antiUnify(plan, planFromEpisode(ticketEpisode('T-8123', 7), 'q', NOW));
+    expect(merged.nodes[0]!.params.url).toBe('https://desk.example/api/tickets?ticket={{inputs.ticket}}&expand=1');
+    expect(merged.inputs_schema).toMatchObject({ properties: { ticket: { examples: ['T-4411', 'T-8123'] } }, required: ['ticket'] });
+  });
+
+  it('does not read a value inside a longer id, word or number as stated', () => {
+    // The queue (5) differs and no task names it: "T-5120" does not state 5, so it keeps a default.
+    const merged = antiUnify(planFromEpisode(ticketEpisode('T-5120', 5), 'p', NOW), planFromEpisode(ticketEpisode('T-5121', 9), 'q', NOW));
+    const properties = (merged.inputs_schema as { properties: Record<string, { default?: unknown }> }).properties;
+    expect(properties.queue).toMatchObject({ examples: [5, 9], default: 5 });
+    // A string inside a longer id is not stated either: the branch "main" is not in "maintain".
+    const maintain = setupEpisode('https://git.example/acme/api', 'main', { timeline: [{ t: 1, event_kind: 'setup', summary: 'maintain https://git.example/acme/api' }] });
+    expect(planFromEpisode(maintain, 'p', NOW).nodes[0]!.params.branch).toBe('main');
+    const shipping = planFromEpisode(digestEpisode('shipping-api-v2', '#ops'), 'p', NOW);
+    expect(shipping.nodes[1]!.params.msg).toBe('Health digest for {{inputs.msg}}: platform ok (sent to {{inputs.channel}})');
   });
 });
 
