@@ -15,7 +15,7 @@ import { interpolateTokens, statedIn, valueTokens, wordBefore } from './stated-t
 export const MAX_PLAN_EXAMPLES = 20;
 
 type Params = Record<string, unknown>;
-type TaskShape = Pick<EpisodicPayload, 'timeline' | 'environment'>;
+type TaskShape = Pick<EpisodicPayload, 'timeline' | 'environment' | 'tool_graph'>;
 
 /**
  * Turns every literal arg whose value the task itself states (inside a timeline summary, or as
@@ -28,7 +28,8 @@ export function taskInputs(plan: PlanGraphPayload, episode: TaskShape): PlanGrap
   const environment = new Set(leaves(episode.environment ?? {}).map((l) => `${typeof l.value}:${l.value}`));
   if (!summaries && environment.size === 0) return plan;
   const inText = statedIn(summaries);
-  const stated = (value: string | number) => environment.has(`${typeof value}:${value}`) || inText(value);
+  const fields = fieldNames(episode.tool_graph.map((call) => call.result));
+  const stated = (value: string | number) => !fields.has(value) && (environment.has(`${typeof value}:${value}`) || inText(value));
 
   const inputs = InputSet.from(plan.inputs_schema);
   const byValue = new Map<string, string>();
@@ -55,6 +56,27 @@ export function taskInputs(plan: PlanGraphPayload, episode: TaskShape): PlanGrap
     typeof value === 'string' ? interpolateTokens(value, told, (token) => inputFor(token, wordBefore(summaries, token) ?? keyHint(path))) : value,
   );
   return byValue.size === 0 ? plan : { ...plan, nodes, inputs_schema: inputs.toSchema() };
+}
+
+/**
+ * Identifier keys and key paths of the episode's tool results (`name`, `customer.email`): an arg
+ * naming one selects a field ("pick the name and email"), whatever the task says. Keys shaped like
+ * values (`shipping-api`, `T-4411`) are not counted: results are often keyed by what the task names.
+ */
+function fieldNames(results: readonly unknown[]): Set<unknown> {
+  const names = new Set<unknown>();
+  const visit = (value: unknown, path: string[]) => {
+    if (Array.isArray(value)) value.forEach((item) => visit(item, path));
+    else if (isPlainObject(value)) {
+      for (const [key, item] of Object.entries(value)) {
+        if (!/^[\p{L}_][\p{L}\p{N}_]*$/u.test(key)) continue;
+        names.add(key).add([...path, key].join('.'));
+        visit(item, [...path, key]);
+      }
+    }
+  };
+  for (const result of results) visit(result, []);
+  return names;
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -175,15 +175,18 @@ export function inputReader(schema: Record<string, unknown>, phrasings: readonly
   return { inputs };
 }
 
+/** Words like "to" or "the" alone, unquoted, are where the task words things differently, never a value ("set the tier to gold"). */
+const fillerOnly = (value: string | number) => typeof value === 'string' && value.toLowerCase().split(' ').every((word) => WEAK_NEIGHBOURS.has(word));
+
 /** Each value `task` names for one input. */
 function candidates(input: InputReading, task: Words): Set<string | number> {
   const found = new Set<string | number>();
-  const add = (text: string) => {
+  const add = (text: string, quoted = false) => {
     const value = typed(text, input.type);
-    if (value !== undefined) found.add(value);
+    if (value !== undefined && (quoted || !fillerOnly(value))) found.add(value);
   };
   if (input.shapes) for (const word of task.at.keys()) if (input.shapes.has(valueShape(word))) add(word);
-  for (const anchor of input.anchors) readAt(anchor, task).forEach(add);
+  for (const anchor of input.anchors) for (const text of readAt(anchor, task)) add(text, anchor.quoted);
   return found;
 }
 

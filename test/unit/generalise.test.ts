@@ -88,6 +88,22 @@ describe('inputs from the task text', () => {
     expect(plan.inputs_schema).toMatchObject({ properties: { channel: { examples: ['#shipping-oncall'] }, msg: { examples: ['shipping-api'] } }, required: ['channel', 'msg'] });
   });
 
+  it('keeps an arg naming a field of a tool result a constant, even when the task says the word', () => {
+    const episode = episodicPayloadSchema.parse({
+      kind: 'episodic',
+      timeline: [{ t: 1, event_kind: 'user_request', summary: 'Copy the name and email of customer cust-0042 to the crm' }],
+      tool_graph: [
+        { id: 'lookup', tool: 'crm_lookup', args: { customer: 'cust-0042' }, result: { name: 'Alice', contact: { email: 'alice@mail.example' } } },
+        { id: 'pick', tool: 'json_pick', args: { fields: { name: 'name', email: 'contact.email' } }, depends_on: ['lookup'] },
+        { id: 'save', tool: 'crm_save', args: { record: 'name' }, depends_on: ['pick'] },
+      ],
+      outcome: 'success',
+    });
+    const plan = planFromEpisode(episode, 'p', NOW);
+    expect(plan.nodes.map((n) => n.params)).toEqual([{ customer: '{{inputs.customer}}' }, { fields: { name: 'name', email: 'contact.email' } }, { record: 'name' }]);
+    expect(plan.inputs_schema).toMatchObject({ required: ['customer'] });
+  });
+
   it('reads a number as stated only as a token of its own, not inside an id', () => {
     const deep = (summary: string) => {
       const episode = setupEpisode('https://git.example/acme/api', 'main', { timeline: [{ t: 1, event_kind: 'setup_project', summary }] });

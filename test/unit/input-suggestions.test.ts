@@ -26,6 +26,13 @@ describe('inputs read off the task text', () => {
     expect(suggestInputs(schema({ ticket_id: { type: 'string' } }), task, {})).toEqual({});
   });
 
+  it('never offers a filler word standing where a value stood', () => {
+    const tier = { type: 'string', examples: ['gold'] };
+    // "tier gold" read after "tier" in "the tier to platinum" would be "to".
+    expect(suggestInputs(schema({ tier }), 'set the tier to platinum for acme-corp', {}, ['Move acme-corp to tier gold'])).toEqual({});
+    expect(suggestInputs(schema({ tier }), 'Move globex to tier silver', {}, ['Move acme-corp to tier gold'])).toEqual({ tier: 'silver' });
+  });
+
   it('offers nothing when the guess would be a coin toss', () => {
     // Two words of the shape.
     expect(suggestInputs(schema({ ticket_id: ticket }), 'merge T-102 into T-100', {})).toEqual({});
