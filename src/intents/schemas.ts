@@ -98,6 +98,8 @@ export const intentResponseSchema = z.object({
   ui_url: z.string(),
   /** True when an idempotency key matched a run started earlier: nothing new was started. */
   existing: z.boolean(),
+  /** The plan named by `plan_id` was superseded or merged: the active plan that replaced it (the named one ran). */
+  superseded_by: z.string().optional(),
   /** With `wait`: the run when it finished or when the wait ran out. */
   run: runViewSchema.optional(),
 });

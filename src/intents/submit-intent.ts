@@ -20,6 +20,7 @@ import { PLAN_ID_ATTRIBUTE, startPlanRun, type RunOpener } from '../runs/start-r
 import { missingInputs } from '../runs/run-inputs';
 import type { AliasLearner } from '../store/aliases';
 import type { RecordStore } from '../store/records';
+import { visibleSuccessor } from '../runs/plan-successor';
 import { runUiUrl, type RunViewer } from './run-view';
 import { selectionSchema, type intentRequestSchema, type IntentResponse, type SelectionView } from './schemas';
 import { selectionDecisions } from '../telemetry/metrics';
@@ -35,7 +36,7 @@ export interface IntentServiceDeps {
   client: Client;
   /** The client runs are started with (Services.temporal.starter). */
   starter: Client;
-  records: Pick<RecordStore, 'get'>;
+  records: Pick<RecordStore, 'get' | 'successor'>;
   retriever: Pick<Retriever, 'retrieve'>;
   /** Ops the workers provide (the op registry's keys). */
   knownOps: ReadonlySet<string>;
@@ -50,6 +51,8 @@ interface PlanChoice {
   record: MemoryRecord;
   selected_by: IntentResponse['selected_by'];
   selection: SelectionView | null;
+  /** The active plan that replaced the named one (it still runs as named). */
+  superseded_by?: string;
 }
 
 /**
@@ -130,7 +133,7 @@ export function createIntentService(deps: IntentServiceDeps) {
       throw new DomainError('forbidden', `plan ${planId} is "${record.sensitivity}", above this caller's "${trust.max_sensitivity}"`, { plan_id: planId });
     }
     assertRunnable(record, trust);
-    return { record, selected_by: 'plan_id', selection: null };
+    return { record, selected_by: 'plan_id', selection: null, superseded_by: await visibleSuccessor(deps.records, record, trust) };
   }
 
   /** The retrieval's pick, or 422 `needs_more` with the ranked candidates. */
@@ -220,6 +223,7 @@ export function createIntentService(deps: IntentServiceDeps) {
         selection: choice.selection,
         ui_url: runUiUrl(config, handle.workflowId, handle.firstExecutionRunId),
         existing: false,
+        ...(choice.superseded_by ? { superseded_by: choice.superseded_by } : {}),
       };
     } catch (err) {
       // A concurrent submission with the same key won the race: answer with its run.

@@ -12,6 +12,7 @@ import { canonicalJson } from '../domain/canonical-json';
 import { DomainError } from '../domain/errors';
 import type { Services } from '../services';
 import { startPlanRun } from './start-run';
+import { visibleSuccessor } from './plan-successor';
 
 export type RunPlanDeps = Pick<Services, 'config' | 'registry' | 'temporal' | 'records' | 'revisions' | 'runs'>;
 
@@ -30,6 +31,8 @@ export interface RunPlanStarted {
   /** True when the payload was stored as a new plan record by this call. */
   stored: boolean;
   handle: WorkflowHandle<typeof planExecutorWorkflow>;
+  /** The plan named by id was superseded or merged: the active plan that replaced it (the named one runs). */
+  supersededBy?: string;
 }
 
 const withoutMetrics = ({ metrics: _metrics, ...rest }: PlanGraphPayload) => rest;
@@ -88,5 +91,6 @@ export async function runPlan(deps: RunPlanDeps, request: RunPlanRequest): Promi
     outputLimitBytes: deps.config.NODE_OUTPUT_LIMIT_BYTES,
     opener: { runs: deps.runs, registry: deps.registry },
   });
-  return { record, stored, handle };
+  const supersededBy = 'id' in request.plan ? await visibleSuccessor(deps.records, record, request.trust) : undefined;
+  return { record, stored, handle, ...(supersededBy ? { supersededBy } : {}) };
 }

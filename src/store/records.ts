@@ -167,6 +167,24 @@ export function createRecordStore(db: Db, embedder?: Embedder) {
       return row ? toMemoryRecord(row) : undefined;
     },
 
+    /**
+     * The active plan that replaced a superseded or merged one, following `supersedes` and
+     * `merged_from` relations (a chain of revisions ends at its active one); undefined when none.
+     */
+    async successor(id: string): Promise<string | undefined> {
+      if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+      const result = await db.execute<{ id: string }>(sql`
+        WITH RECURSIVE chain(id, status, depth) AS (
+          SELECT r.id, r.status, 0 FROM memory_records r WHERE r.id = ${id}
+          UNION ALL
+          SELECT n.id, n.status, c.depth + 1 FROM chain c
+            JOIN memory_relations m ON m.target_id = c.id AND m.predicate IN ('supersedes', 'merged_from')
+            JOIN memory_records n ON n.id = m.source_id
+           WHERE c.status IN ('superseded', 'merged') AND c.depth < 100)
+        SELECT id FROM chain WHERE depth > 0 AND status = 'active' ORDER BY depth, id LIMIT 1`);
+      return result.rows[0]?.id;
+    },
+
     /** The audit entries of a record, oldest first. */
     audit(id: string) {
       return auditTrail(db, id);

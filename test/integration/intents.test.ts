@@ -351,6 +351,32 @@ describe('needs_more', () => {
   });
 });
 
+describe('a plan named by id that was replaced', () => {
+  it('runs as named, and the answer and the CLI name the active plan at the end of its revisions', async () => {
+    const scope = uid('s');
+    const first = await storePlan({ scope, nodes: [{ id: 'a', op: 'echo', params: { value: 'v1' } }], edges: [] });
+    const payload = (value: string) => ({ ...(first.payload as object), nodes: [{ id: 'a', op: 'echo', params: { value } }], edges: [] });
+    const second = (await ctx.services.revisions.supersede(first.id, { expected_revision: first.revision, payload: payload('v2') }, { actor: 'test' })).record;
+    const third = (await ctx.services.revisions.supersede(second.id, { expected_revision: second.revision, payload: payload('v3') }, { actor: 'test' })).record;
+    const key = await ctx.key(uid('agent'), 'low');
+    const named = await ctx.withWorker(() =>
+      ctx.call('POST', '/v1/intents', { task_descriptor: `old plan ${scope}`, inputs: {}, trust: { scopes: [scope] }, plan_id: first.id, wait: true }, key),
+    );
+    expect(named.statusCode).toBe(202);
+    const body = named.json() as IntentResponse;
+    expect(body).toMatchObject({ plan_id: first.id, superseded_by: third.id, run: { state: 'succeeded' } });
+    expect(body.run?.result?.nodes.find((n) => n.id === 'a')?.output).toEqual({ value: 'v1' });
+    // The active plan has no successor to name; nor has a replaced one whose successor the caller may not see.
+    const current = await ctx.withWorker(() => ctx.call('POST', '/v1/intents', { task_descriptor: `new plan ${scope}`, inputs: {}, trust: { scopes: [scope] }, plan_id: third.id }, key));
+    expect(current.json()).not.toHaveProperty('superseded_by');
+    await ctx.services.db.$client.query("UPDATE memory_records SET scope = 'elsewhere' WHERE id = $1", [third.id]);
+    const hidden = await ctx.withWorker(() => ctx.call('POST', '/v1/intents', { task_descriptor: `old plan ${scope}`, inputs: {}, trust: { scopes: [scope] }, plan_id: first.id }, key));
+    expect(hidden.json()).not.toHaveProperty('superseded_by');
+    const cli = await ctx.withWorker(() => runCli(ctx, 'run', '--plan-id', second.id));
+    expect(cli.stdout).toContain(`note this plan was superseded; the plan replacing it is ${third.id} (run --plan-id ${third.id})`);
+  });
+});
+
 describe('a stored inputs_schema that does not compile', () => {
   it('a plan stored before writes checked it: 422 invalid_plan naming inputs_schema, named or picked, and nothing started', async () => {
     const scope = uid('s');

@@ -100,20 +100,24 @@ export function registerRunCommand(program: Command): void {
       const plan = options.plan ? { payload: await readPlanFile(options.plan) } : { id: options.planId! };
       const services = await createServices(configFromEnv());
       try {
-        const { record, stored, handle } = options.task
+        const started = options.task
           ? await runTask(services, options.task, options.input).catch((err: unknown) => {
               throw withSuggestedFlags(err, options.task!, options.input);
             })
           : await runPlan(services, { plan, inputs: options.input, actor: 'cli' });
+        const { record, stored, handle } = started;
         const intent = record.payload.kind === 'plan_graph' ? record.payload.intent : '';
         const { runId } = await handle.describe();
         console.log(`plan ${record.id}${stored ? ' (stored now)' : ''}: ${intent}`);
         console.log(`run  ${handle.workflowId} (${runId})`);
         console.log(`ui   ${runUiUrl(services.config, handle.workflowId, runId)}`);
+        if ('supersededBy' in started && started.supersededBy) {
+          console.log(`note this plan was ${record.status}; the plan replacing it is ${started.supersededBy} (run --plan-id ${started.supersededBy})`);
+        }
         if (!options.wait) return;
-        const started = Date.now();
+        const since = Date.now();
         const status = await followRun(handle, (node) => {
-          const at = `+${((Date.now() - started) / 1000).toFixed(1)}s`.padStart(7);
+          const at = `+${((Date.now() - since) / 1000).toFixed(1)}s`.padStart(7);
           console.log(`${at}${formatNodeChange({ id: node.id, op: node.op, state: node.state, attempts: node.attempts, error: node.error?.message ?? node.reason })}`);
         });
         console.log(`run ${status.state}${status.latency_ms !== undefined ? ` in ${status.latency_ms} ms` : ''}${status.error ? ` — ${status.error.type}: ${status.error.message}` : ''}`);
