@@ -160,19 +160,35 @@ export function createRetriever(options: RetrieverOptions) {
   const documentWordCache = new Map<string, string[]>();
   /** Each plan's phrasing templates (null: it has none), by the same key as its document words. */
   const templateCache = new Map<string, PhrasingTemplates | null>();
+  /** Each plan's defining words (definingWordsOf), by the same key. */
+  const definingWordCache = new Map<string, ReadonlySet<string>>();
   /** Everything a plan's document and templates are made of is in the key, so an edit never reads stale words. */
   const recordKey = (record: MemoryRecord) => `${record.id}|${record.revision}|${record.updated_at}|${record.tags.join('|')}`;
 
+  /** `make()` for a record, computed once per version of it and kept in `cache` (bounded). */
+  function perRecord<T>(cache: Map<string, T>, record: MemoryRecord, make: () => T): T {
+    const key = recordKey(record);
+    if (cache.has(key)) return cache.get(key)!;
+    const value = make();
+    if (cache.size >= DOCUMENT_WORD_CACHE) cache.clear();
+    cache.set(key, value);
+    return value;
+  }
+
   function templatesOf(record: MemoryRecord): PhrasingTemplates | undefined {
     if (record.payload.kind !== 'plan_graph' || options.phrasingTemplates === false) return undefined;
-    const key = recordKey(record);
-    let templates = templateCache.get(key);
-    if (templates === undefined) {
-      templates = phrasingTemplates(record.payload) ?? null;
-      if (templateCache.size >= DOCUMENT_WORD_CACHE) templateCache.clear();
-      templateCache.set(key, templates);
-    }
-    return templates ?? undefined;
+    const payload = record.payload;
+    return perRecord(templateCache, record, () => phrasingTemplates(payload) ?? null) ?? undefined;
+  }
+
+  /** The words of a plan's name and description section: what it says it does. */
+  function definingWordsOf(record: MemoryRecord): ReadonlySet<string> {
+    if (record.payload.kind !== 'plan_graph') return new Set();
+    const payload = record.payload;
+    return perRecord(definingWordCache, record, () => {
+      const { name, about } = planDocument(payload, { tags: record.tags });
+      return new Set(contentWords(`${name} ${about}`));
+    });
   }
 
   /** Word alignment of the task against each plan's document, where the embedder offers it (calibrated mode). */
@@ -181,14 +197,7 @@ export function createRetriever(options: RetrieverOptions) {
     const plans = records.flatMap((record, i) => (record.payload.kind === 'plan_graph' ? [{ i, payload: record.payload }] : []));
     const documents = plans.map(({ i, payload }) => {
       const record = records[i]!;
-      const key = recordKey(record);
-      let words = documentWordCache.get(key);
-      if (!words) {
-        words = contentWords(Object.values(planDocument(payload, { tags: record.tags })).join(' '));
-        if (documentWordCache.size >= DOCUMENT_WORD_CACHE) documentWordCache.clear();
-        documentWordCache.set(key, words);
-      }
-      return words;
+      return perRecord(documentWordCache, record, () => contentWords(Object.values(planDocument(payload, { tags: record.tags })).join(' ')));
     });
     const scores = await embedder.align(task, documents);
     const out = new Array<number | undefined>(records.length).fill(undefined);
@@ -198,7 +207,8 @@ export function createRetriever(options: RetrieverOptions) {
 
   /**
    * Each plan's match against its learned aliases as whole phrasings (calibrated mode; undefined
-   * without aliases): two-way word-vector coverage where the embedder offers it, else exact words.
+   * without aliases): of the aliases the task says the defining words of, two-way word-vector
+   * coverage where the embedder offers it, else exact words.
    * A task that fills one of the plan's phrasing templates with its own values matches as well as
    * that template does (src/domain/phrasing-template.ts).
    */
@@ -207,8 +217,15 @@ export function createRetriever(options: RetrieverOptions) {
     const taskWords = contentWords(task);
     const taskText = wordsOf(task);
     const aligner = denseOn ? embedder?.align?.bind(embedder) : undefined;
-    const learned = async (aliases: string[]) => {
-      if (aliases.length === 0) return undefined;
+    const learned = async (all: string[], record: MemoryRecord) => {
+      if (all.length === 0) return undefined;
+      // An alias counts only when the task says each of its words the plan's own name and
+      // description say too: "stop the shipping-api service" beside a learned "restart the
+      // shipping-api service" is another request, however close word vectors put stop and restart.
+      const defining = definingWordsOf(record);
+      const said = new Set(taskWords);
+      const aliases = all.filter((alias) => contentWords(alias).every((w) => !defining.has(w) || said.has(w)));
+      if (aliases.length === 0) return 0;
       const words = aliases.map((alias) => contentWords(alias));
       if (!aligner) return aliasMatch(words.map((w) => exactCoverage(taskWords, w)), words.map((w) => exactCoverage(w, taskWords)));
       const forward = await aligner(task, words);
@@ -219,7 +236,7 @@ export function createRetriever(options: RetrieverOptions) {
       rows.map(async (row, i) => {
         const templates = templatesOf(records[i]!);
         const template = templates && templateMatch(taskText, templates);
-        const alias = await learned(row.aliases ?? []);
+        const alias = await learned(row.aliases ?? [], records[i]!);
         return alias === undefined || template === undefined ? (alias ?? template) : Math.max(alias, template);
       }),
     );

@@ -206,6 +206,28 @@ describe('learning aliases', () => {
     expect(await Promise.all(others.map(top))).toEqual(othersBefore);
   });
 
+  it('a task that changes a word of a learned alias the plan’s own words say is another request: the alias adds nothing to it', async () => {
+    await reset();
+    const at = (intent: string) => LABELLED_PLANS.findIndex((p) => p.intent === intent);
+    // The workers plan, and two plans far from it: nothing better for "pause" or "stop" is visible.
+    const [workers] = await storeLabelled([at('restart_stuck_workers'), at('purge_cdn_cache'), at('export_table_to_csv')]);
+    const ask = async (text: string) => (await createRetriever({ db, embedder }).retrieve({ task_descriptor: text, trust: publicTrust, limit: 10 }));
+    const others = ['pause the billing queue workers', 'stop the billing queue workers'];
+    const before = await Promise.all(others.map(ask));
+    const alias = 'restart the billing queue workers';
+    await createAliasLearner(db).learn(workers!, alias, 'agent-7', 'test');
+    const repeat = await ask(alias);
+    expect(repeat.candidates[0]).toMatchObject({ record: { id: workers }, signals: { alias: 1 } });
+    expect(repeat.selection.needs_more).toBe(false);
+    for (const [k, other] of others.entries()) {
+      const asked = await ask(other);
+      expect(asked.candidates[0]!.signals.alias, other).toBe(0);
+      expect(asked.selection.confidence, other).toBeCloseTo(before[k]!.selection.confidence, 6);
+    }
+    // Words the plan does not say itself may change: "invoicing" for "billing" still matches the alias.
+    expect((await ask('restart the invoicing queue workers')).candidates[0]!.signals.alias).toBeGreaterThan(0.5);
+  });
+
   it('vectors another embedder made are not compared until embeddings rebuild re-embeds them', async () => {
     await reset();
     const ids = await storeLabelled([0, 1]);
