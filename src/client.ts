@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import type { consolidationRunBodySchema, consolidationRunResponseSchema } from './api/routes/consolidation';
 import type { healthSchema } from './api/routes/health';
 import type { IntentRequest, IntentResponse } from './api/routes/intents';
-import type { planPageSchema, reinforceResultSchema, visiblePlanSchema } from './api/routes/plans';
+import type { planPageSchema, planViewSchema, reinforceResultSchema, visiblePlanSchema } from './api/routes/plans';
 import type { retrieveRequestSchema, RetrieveResponse } from './api/routes/retrieve';
 import type { CancelResponse, RunView } from './api/routes/runs';
 import type { visibleEpisodeSchema } from './api/routes/episodes';
@@ -33,6 +33,7 @@ export type { AuthorPlanInput, ContestInput, ForkInput, MergeInput, RetractInput
 export type NewEpisodeInput = z.input<typeof newEpisodeSchema>;
 export type PlanPage = z.infer<typeof planPageSchema>;
 export type VisiblePlan = z.infer<typeof visiblePlanSchema>;
+export type PlanView = z.infer<typeof planViewSchema>;
 export type ReinforceResult = z.infer<typeof reinforceResultSchema>;
 export type RetrieveRequest = z.input<typeof retrieveRequestSchema>;
 export type ConsolidationRequest = z.input<typeof consolidationRunBodySchema>;
@@ -112,7 +113,7 @@ export function createPlangraphClient(options: PlangraphClientOptions) {
     /** GET /v1/plans */
     listPlans: (filter: ListPlansQuery = {}) => json<PlanPage>('GET', `/v1/plans${query(filter)}`),
     /** GET /v1/plans/:id */
-    getPlan: (planId: string) => json<VisiblePlan>('GET', `/v1/plans/${id(planId)}`),
+    getPlan: (planId: string) => json<PlanView>('GET', `/v1/plans/${id(planId)}`),
     /** GET /v1/plans/:id/diagram (Mermaid text) */
     diagram: (planId: string) => text(`/v1/plans/${id(planId)}/diagram`),
     /** POST /v1/plans/:id/reinforce */

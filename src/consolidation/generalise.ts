@@ -9,7 +9,7 @@ import { inputRef, inputRefName, InputSet, keyHint } from './input-schema';
 import { canonicalJson } from '../domain/canonical-json';
 import { TEMPLATE } from '../domain/refs';
 import { isTemplate, isTraceable, leaves, withLeaf, type JsonPath } from './json-leaves';
-import { interpolateTokens, statedIn, valueTokens, wordBefore } from './stated-tokens';
+import { statedIn, tokenInterpolator, valueTokens, wordBefore } from './stated-tokens';
 
 /** Most task phrasings a plan keeps as `examples`. */
 export const MAX_PLAN_EXAMPLES = 20;
@@ -51,9 +51,9 @@ export function taskInputs(plan: PlanGraphPayload, episode: TaskShape): PlanGrap
   // Whole values first, so a value also stated inside a longer arg takes the whole arg's name.
   const whole = eachLeaf(plan.nodes, (value, path) => (isTraceable(value) && !isTemplate(value) && stated(value) ? inputFor(value, keyHint(path)) : value));
   // A value inside a longer arg is named by the task's word for it ("ticket T-4411"), else by the arg.
-  const told = new Set(valueTokens(summaries));
+  const interpolate = tokenInterpolator(new Set(valueTokens(summaries)));
   const nodes = eachLeaf(whole, (value, path) =>
-    typeof value === 'string' ? interpolateTokens(value, told, (token) => inputFor(token, wordBefore(summaries, token) ?? keyHint(path))) : value,
+    typeof value === 'string' ? interpolate(value, (token) => inputFor(token, wordBefore(summaries, token) ?? keyHint(path))) : value,
   );
   return byValue.size === 0 ? plan : { ...plan, nodes, inputs_schema: inputs.toSchema() };
 }

@@ -17,19 +17,31 @@ const TRAILING = /[.:]+$/;
  * or `T-51`, `shipping-api-v2` does not state `shipping-api`, `1.2.3` does not state `1.2`).
  * A URL's or path's separators (`/`, `=`, `&`, `?`, `.`, `:`) do end a value.
  */
-const BEFORE = String.raw`(?<![\p{L}\p{N}_-]|\p{N}\.)`;
-const AFTER = String.raw`(?![\p{L}\p{N}_-]|\.\p{N})`;
+const JOINED_CLASS = String.raw`[\p{L}\p{N}_-]`;
+const JOINED = new RegExp(JOINED_CLASS, 'u');
+const DIGIT = /\p{N}/u;
 /** A number stands on its own: not in an id (`T-20`, `a20f`), a version (`v1.20`) or a path (`/srv/20`). */
-const NUMBER_BEFORE = String.raw`(?<![\p{L}\p{N}_./-])`;
-const NUMBER_AFTER = String.raw`(?![\p{L}\p{N}_/-]|\.\p{N})`;
+const NUMBER_JOINED = /[\p{L}\p{N}_/-]/u;
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** Whether `text` states `value`: a string at value edges (see BEFORE), a number as a token of its own. */
+/** Where `value` occurs in `text` at value edges: `joined` characters neither just before nor just after it. */
+function firstAlone(text: string, value: string, joined = JOINED, dotBefore = false): number {
+  for (let at = text.indexOf(value); at >= 0; at = text.indexOf(value, at + 1)) {
+    const before = text[at - 1] ?? '';
+    const after = text[at + value.length] ?? '';
+    const beforeDot = before === '.' && (dotBefore || DIGIT.test(text[at - 2] ?? ''));
+    const afterDot = after === '.' && DIGIT.test(text[at + value.length + 1] ?? '');
+    if (!joined.test(before) && !joined.test(after) && !beforeDot && !afterDot) return at;
+  }
+  return -1;
+}
+
+/** Whether `text` states `value`: a string at value edges, a number as a token of its own. */
 export function statedIn(text: string): (value: unknown) => boolean {
   return (value) => {
-    if (typeof value === 'string') return value.length > 0 && new RegExp(`${BEFORE}${escape(value)}${AFTER}`, 'u').test(text);
-    return typeof value === 'number' && new RegExp(`${NUMBER_BEFORE}${escape(String(value))}${NUMBER_AFTER}`, 'u').test(text);
+    if (typeof value === 'string') return value.length > 0 && firstAlone(text, value) >= 0;
+    return typeof value === 'number' && firstAlone(text, String(value), NUMBER_JOINED, true) >= 0;
   };
 }
 
@@ -40,25 +52,28 @@ export function valueTokens(text: string): string[] {
 
 /** The word a text names a value with ("ticket T-4411", "service: shipping-api"), when it says more than "for" or "to". */
 export function wordBefore(text: string, value: string): string | undefined {
-  const at = new RegExp(`${BEFORE}${escape(value)}${AFTER}`, 'u').exec(text)?.index;
-  const word = at === undefined ? undefined : /(\p{L}{3,})[\s:=#]*$/u.exec(text.slice(0, at))?.[1]?.toLowerCase();
+  const at = firstAlone(text, value);
+  const word = at < 0 ? undefined : /(\p{L}{3,})[\s:=#]*$/u.exec(text.slice(Math.max(0, at - 60), at))?.[1]?.toLowerCase();
   return word && !WEAK_NEIGHBOURS.has(word) ? word : undefined;
 }
 
 /**
- * `text` with each occurrence of a token of `stated` (at value edges, the longest first) replaced
- * by `replace(token)`, never inside a `{{ }}` template.
+ * Interpolates the tokens of `stated` into texts: each occurrence at value edges (the longest
+ * token first) is replaced by `replace(token)`, never inside a `{{ }}` template.
  */
-export function interpolateTokens(text: string, stated: ReadonlySet<string>, replace: (token: string) => string): string {
-  if (stated.size === 0) return text;
-  const alternatives = [...stated].sort((a, b) => b.length - a.length).map(escape);
-  const occurrence = new RegExp(`${BEFORE}(?:${alternatives.join('|')})${AFTER}`, 'gu');
-  const literal = (segment: string) => segment.replace(occurrence, (token) => replace(token));
-  let out = '';
-  let from = 0;
-  for (const match of text.matchAll(TEMPLATE)) {
-    out += literal(text.slice(from, match.index)) + match[0];
-    from = match.index + match[0].length;
-  }
-  return out + literal(text.slice(from));
+export function tokenInterpolator(stated: ReadonlySet<string>): (text: string, replace: (token: string) => string) => string {
+  if (stated.size === 0) return (text) => text;
+  const tokens = [...stated].sort((a, b) => b.length - a.length);
+  const occurrence = new RegExp(`(?<!${JOINED_CLASS}|\\p{N}\\.)(?:${tokens.map(escape).join('|')})(?!${JOINED_CLASS}|\\.\\p{N})`, 'gu');
+  return (text, replace) => {
+    if (!tokens.some((token) => text.includes(token))) return text;
+    const literal = (segment: string) => segment.replace(occurrence, (token) => replace(token));
+    let out = '';
+    let from = 0;
+    for (const match of text.matchAll(TEMPLATE)) {
+      out += literal(text.slice(from, match.index)) + match[0];
+      from = match.index + match[0].length;
+    }
+    return out + literal(text.slice(from));
+  };
 }

@@ -114,6 +114,8 @@ describe('the agent loop over HTTP with the TypeScript client', () => {
     const first = (await client.createPlan({ payload: plan(['noop']) })).record;
     const second = await client.supersedePlan(first.id, { expected_revision: first.revision, payload: plan(['noop', 'echo']), reason: 'an echo too' });
     expect(second.affected).toEqual([expect.objectContaining({ id: first.id, status: 'superseded' })]);
+    expect((await client.getPlan(first.id)).superseded_by).toBe(second.record.id);
+    expect(await client.getPlan(second.record.id)).not.toHaveProperty('superseded_by');
     const fork = (await client.forkPlan(second.record.id, { expected_revision: second.record.revision, payload: plan(['echo']) })).record;
     expect(fork.relations).toEqual(expect.arrayContaining([expect.objectContaining({ predicate: 'forked_from', target_id: second.record.id })]));
     const contested = (await client.contestPlan(fork.id, { expected_revision: fork.revision, reason: 'echoes the wrong thing' })).record;
@@ -123,8 +125,11 @@ describe('the agent loop over HTTP with the TypeScript client', () => {
       payload: plan(['noop', 'echo', 'noop']),
     });
     expect(merged.affected.map((a) => a.id).sort()).toEqual([second.record.id, contested.id].sort());
+    // A chain of replacements ends at the active plan; a retracted end names none.
+    expect((await client.getPlan(first.id)).superseded_by).toBe(merged.record.id);
     const retracted = (await client.retractPlan(merged.record.id, { expected_revision: merged.record.revision, reason: 'not needed' })).record;
     expect(retracted.status).toBe('retracted');
+    expect(await client.getPlan(first.id)).not.toHaveProperty('superseded_by');
     await expect(client.retractPlan(merged.record.id, { expected_revision: merged.record.revision })).rejects.toMatchObject({ status: 409 });
   });
 

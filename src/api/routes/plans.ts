@@ -13,9 +13,12 @@ import { authorPlanSchema, contestSchema, forkSchema, mergeSchema, retractSchema
 import type { Services } from '../../services';
 import { effectiveTrust, type Principal } from '../../domain/principal';
 import { defineRoute } from '../route';
+import { visibleSuccessor } from '../../runs/plan-successor';
 
 export const idParamsSchema = z.object({ id: z.string() });
 export const visiblePlanSchema = z.object({ record: z.union([memoryRecordSchema, redactedRecordSchema]), redacted: z.boolean() });
+/** One plan: with, for a superseded or merged one, the active plan that replaced it (when the caller may see it). */
+export const planViewSchema = visiblePlanSchema.extend({ superseded_by: z.string().optional() });
 export const planPageSchema = z.object({ items: z.array(visiblePlanSchema), next_cursor: z.string().nullable() });
 export const diagramQuerySchema = z.object({ format: z.enum(['text', 'json']).default('text') }).strict();
 export const reinforceResultSchema = z.object({
@@ -79,8 +82,13 @@ export function planRoutes(services: Services) {
       summary: 'One plan with its live metrics and revision (redacted one level above the caller’s clearance)',
       tags: ['plans'],
       params: idParamsSchema,
-      response: visiblePlanSchema,
-      handler: async ({ params, principal }) => requirePlan(await plans.get(params.id, effectiveTrust(principal))),
+      response: planViewSchema,
+      handler: async ({ params, principal }) => {
+        const trust = effectiveTrust(principal);
+        const visible = requirePlan(await plans.get(params.id, trust));
+        const successor = visible.redacted ? undefined : await visibleSuccessor(services.records, visible.record, trust);
+        return successor ? { ...visible, superseded_by: successor } : visible;
+      },
     }),
     defineRoute({
       method: 'GET',

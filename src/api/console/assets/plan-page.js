@@ -113,6 +113,8 @@ async function main() {
   const timing = h('p', { class: 'muted', id: 'layout-time' });
   show(
     h('h1', {}, plan.intent, ' ', badge(record.status)),
+    visible.superseded_by ? h('p', { id: 'successor' }, `This plan was ${record.status}; it still runs as it is when named. The plan replacing it: `,
+      h('a', { href: `/ui/plans/${encodeURIComponent(visible.superseded_by)}` }, visible.superseded_by)) : null,
     plan.description ? h('p', {}, plan.description) : null,
     h('dl', { class: 'facts' },
       h('dt', {}, 'Record'), h('dd', {}, h('code', {}, record.id), ` · revision ${record.revision} · plan ${plan.plan_id} v${plan.version}`),
