@@ -70,7 +70,10 @@ export async function runPlan(deps: RunPlanDeps, request: RunPlanRequest): Promi
     if (!found) throw new DomainError('not_found', `no plan ${request.plan.id}`, { id: request.plan.id });
     record = found;
   } else {
-    const parsed = parsePlanGraph(request.plan.payload, { knownOps, inputsSchemaIssues, startChecks: true });
+    // `kind` is filled in, as the plan routes do: a plan file need not say it is a plan.
+    const raw = request.plan.payload;
+    const payload = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? { kind: 'plan_graph', ...raw } : raw;
+    const parsed = parsePlanGraph(payload, { knownOps, inputsSchemaIssues, startChecks: true });
     if (!parsed.ok) {
       throw new DomainError('invalid_plan', `invalid plan graph: ${parsed.issues.map((i) => i.message).join('; ')}`, { issues: parsed.issues });
     }

@@ -99,11 +99,12 @@ describe('runPlan and followRun', () => {
     expect(await ctx.withWorker(() => run.handle.result())).toMatchObject({ state: 'succeeded' });
   });
 
-  it('reuses the record when the same payload is run twice, and runs a stored plan by id', async () => {
+  it('reuses the record when the same payload is run twice (kind filled in when left out), and runs a stored plan by id', async () => {
     const plan = payload(uid('intent'));
+    const { kind: _kind, ...withoutKind } = plan;
     const [first, second, byId] = await ctx.withWorker(async () => {
       const a = await runPlan(deps, { plan: { payload: plan }, inputs: { x: 1 } });
-      const b = await runPlan(deps, { plan: { payload: plan }, inputs: { x: 2 } });
+      const b = await runPlan(deps, { plan: { payload: withoutKind }, inputs: { x: 2 } });
       const c = await runPlan(deps, { plan: { id: a.record.id }, inputs: { x: 3 } });
       for (const s of [a, b, c]) await followRun(s.handle, () => undefined);
       return [a, b, c];
