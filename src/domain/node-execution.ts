@@ -15,15 +15,15 @@ export const LOCAL_NODE_TIMEOUT_CAP_MS = 30_000;
 /** Start-to-close timeout of a local node whose policy sets none. */
 export const LOCAL_NODE_DEFAULT_TIMEOUT = '10s';
 
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
 /**
  * A plan duration written as a string: a number, optional spaces, a unit. Exactly what the
  * Temporal SDK parses: a tab or a leading space it would refuse, inside the workflow, too late.
  */
-export const DURATION_PATTERN = /^(\d+(?:\.\d+)?) *(ms|s|m|h)$/;
+export const DURATION_PATTERN = /^(\d+(?:\.\d+)?) *(ms|s|m|h|d)$/;
 
-/** A plan duration ("250ms", "1.5s", "5m", "2h", or a number of milliseconds) in milliseconds; NaN if malformed. */
+/** A plan duration ("250ms", "1.5s", "5m", "2h", "1d", or a number of milliseconds) in milliseconds; NaN if malformed. */
 export function durationMs(duration: string | number): number {
   if (typeof duration === 'number') return duration;
   const match = DURATION_PATTERN.exec(duration);

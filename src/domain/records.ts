@@ -81,8 +81,9 @@ export type ToolNode = z.infer<typeof toolNodeSchema>;
 // ---------- plan graph ----------
 // Positive, as graph.ts also checks for plans stored before: Temporal reads a zero timeout as "not set".
 const durationSchema = z
-  .union([z.string().max(32).regex(DURATION_PATTERN, 'expected a duration such as "250ms", "1.5s", "5m" or "2h"'), z.number().positive().finite()])
-  .refine((d) => durationMs(d) > 0, 'a duration must be longer than zero');
+  .union([z.string().max(32).regex(DURATION_PATTERN, 'expected a duration such as "250ms", "1.5s", "5m", "2h" or "1d"'), z.number().positive().finite()])
+  // Malformed strings and non-positive numbers have their issue already: one issue per mistake.
+  .refine((d) => typeof d !== 'string' || !(durationMs(d) <= 0), 'a duration must be longer than zero');
 export const retryPolicySchema = z.strictObject({
   maximum_attempts: z.number().int().min(1).max(100).optional(),
   initial_interval: durationSchema.optional(),
