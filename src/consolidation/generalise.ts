@@ -156,6 +156,15 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
       return unifyStrings(mine, theirs, path);
     }
     if (isTemplate(mine)) return mine;
+    if (typeof mine === 'string' && typeof theirs === 'string' && isProse(mine) && isProse(theirs)) {
+      // Two texts differing in a word or two ("Digest for billing: ok", "Digest for payments: ok"):
+      // the text they share stays, and only the differing middle becomes an input.
+      const [start, mineEnd, theirsEnd] = differingMiddle(mine, theirs);
+      const shared = mine.slice(0, start) + mine.slice(mineEnd);
+      if (shared.trim().length >= MIN_SHARED_TEXT && mineEnd > start && theirsEnd > start) {
+        return mine.slice(0, start) + inputRef(newInput(path, [mine.slice(start, mineEnd), theirs.slice(start, theirsEnd)])) + mine.slice(mineEnd);
+      }
+    }
     if (isScalar(mine)) {
       const values = observed(theirs);
       if (values.length === 0 && !inputRefName(theirs)) return mine;
@@ -235,6 +244,10 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
 }
 
 const WORD = /[\p{L}\p{N}_]/u;
+/** Text with words (a message, a command line), as opposed to one value (a URL, an id, a path). */
+const isProse = (text: string) => /\S\s+\S/.test(text);
+/** Least text two differing texts must share for their middle alone to become an input. */
+const MIN_SHARED_TEXT = 4;
 
 const withoutTemplates = (text: string) => text.replace(TEMPLATE, '');
 /** The run inputs a string interpolates (`{{inputs.msg}}`), by name. */

@@ -279,6 +279,35 @@ describe('values a task states inside URLs and ids', () => {
   });
 });
 
+describe('anti-unification of texts', () => {
+  /** A weekly report for one team (a plain word, so not an input of its own) sent from one URL. */
+  const reportEpisode = (team: string, url: string) =>
+    episodicPayloadSchema.parse({
+      kind: 'episodic',
+      timeline: [{ t: 1, event_kind: 'user_request', summary: `Send the weekly report for ${team}` }],
+      tool_graph: [
+        { id: 'fetch', tool: 'http_request', args: { url } },
+        { id: 'render', tool: 'noop', depends_on: ['fetch'] },
+        { id: 'send', tool: 'echo', args: { msg: `Weekly report for ${team} is ready` }, depends_on: ['render'] },
+      ],
+      outcome: 'success',
+    });
+
+  it('makes the differing words of two texts an input and keeps the text they share; a value without spaces stays whole', () => {
+    const merged = antiUnify(planFromEpisode(reportEpisode('billing', 'https://r.example/a'), 'p', NOW), planFromEpisode(reportEpisode('payments', 'https://r.example/b'), 'q', NOW));
+    expect(merged.nodes.map((n) => n.params)).toEqual([{ url: '{{inputs.url}}' }, {}, { msg: 'Weekly report for {{inputs.msg}} is ready' }]);
+    // The team is what the tasks name: required, no default. The URL no task names keeps the first as its default.
+    expect(merged.inputs_schema).toEqual({
+      type: 'object',
+      properties: { msg: { type: 'string', examples: ['billing', 'payments'] }, url: { type: 'string', examples: ['https://r.example/a', 'https://r.example/b'], default: 'https://r.example/a' } },
+      required: ['msg', 'url'],
+    });
+    const third = antiUnify(merged, planFromEpisode(reportEpisode('search', 'https://r.example/a'), 'r', NOW));
+    expect(generalisationKey(third)).toBe(generalisationKey(merged));
+    expect(third.inputs_schema).toMatchObject({ properties: { msg: { examples: ['billing', 'payments', 'search'] } } });
+  });
+});
+
 describe('anti-unification of strings holding references', () => {
   /** Composes "Hi <name>, your order <N> has shipped." where <name> comes from the lookup. */
   const mailEpisode = (customer: string, name: string, order: number): EpisodicPayload =>
