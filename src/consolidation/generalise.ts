@@ -9,7 +9,7 @@ import { inputRef, inputRefName, InputSet, keyHint } from './input-schema';
 import { canonicalJson } from '../domain/canonical-json';
 import { TEMPLATE } from '../domain/refs';
 import { isTemplate, isTraceable, leaves, withLeaf, type JsonPath } from './json-leaves';
-import { statedIn, tokenInterpolator, valueTokens, wordBefore } from './stated-tokens';
+import { statedIn, tokenInterpolator, valueTokens, wordFor } from './stated-tokens';
 
 /** Most task phrasings a plan keeps as `examples`. */
 export const MAX_PLAN_EXAMPLES = 20;
@@ -53,7 +53,7 @@ export function taskInputs(plan: PlanGraphPayload, episode: TaskShape): PlanGrap
   // A value inside a longer arg is named by the task's word for it ("ticket T-4411"), else by the arg.
   const interpolate = tokenInterpolator(new Set(valueTokens(summaries)));
   const nodes = eachLeaf(whole, (value, path) =>
-    typeof value === 'string' ? interpolate(value, (token) => inputFor(token, wordBefore(summaries, token) ?? keyHint(path))) : value,
+    typeof value === 'string' ? interpolate(value, (token) => inputFor(token, wordFor(summaries, token) ?? keyHint(path))) : value,
   );
   return byValue.size === 0 ? plan : { ...plan, nodes, inputs_schema: inputs.toSchema() };
 }
@@ -162,17 +162,17 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
       const [start, mineEnd, theirsEnd] = differingMiddle(mine, theirs);
       const shared = mine.slice(0, start) + mine.slice(mineEnd);
       if (shared.trim().length >= MIN_SHARED_TEXT && mineEnd > start && theirsEnd > start) {
-        return mine.slice(0, start) + inputRef(newInput(path, [mine.slice(start, mineEnd), theirs.slice(start, theirsEnd)])) + mine.slice(mineEnd);
+        return mine.slice(0, start) + inputRef(newInput(keyHint(path), [mine.slice(start, mineEnd), theirs.slice(start, theirsEnd)])) + mine.slice(mineEnd);
       }
     }
     if (isScalar(mine)) {
       const values = observed(theirs);
       if (values.length === 0 && !inputRefName(theirs)) return mine;
-      return inputRef(newInput(path, [mine, ...values], [mine, theirs]));
+      return inputRef(newInput(keyHint(path), [mine, ...values], [mine, theirs]));
     }
     if (Array.isArray(mine)) {
       if (!Array.isArray(theirs)) return mine;
-      if (theirs.length !== mine.length) return hasTemplate(mine) || hasTemplate(theirs) ? mine : inputRef(newInput(path, [mine, theirs]));
+      if (theirs.length !== mine.length) return hasTemplate(mine) || hasTemplate(theirs) ? mine : inputRef(newInput(keyHint(path), [mine, theirs]));
       return mine.map((item, i) => unify(item, theirs[i], [...path, i]));
     }
     if (isPlainObject(mine) && isPlainObject(theirs)) {
@@ -185,9 +185,9 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
   };
 
   /** An input for a pair of differing values (the same pair anywhere is one input). */
-  const newInput = (path: JsonPath, values: readonly unknown[], pairKey = values): string => {
+  const newInput = (hint: string, values: readonly unknown[], pairKey = values): string => {
     const pair = JSON.stringify(pairKey);
-    const name = byPair.get(pair) ?? inputs.add(keyHint(path), values);
+    const name = byPair.get(pair) ?? inputs.add(hint, values);
     byPair.set(pair, name);
     return name;
   };
@@ -209,14 +209,18 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
         inputs.addExamples(midInput, [twinMid]);
         return mine;
       }
-      if (!isTemplate(mid)) return mine.slice(0, start) + inputRef(newInput(path, [mid, twinMid])) + mine.slice(mineEnd);
+      if (!isTemplate(mid)) return mine.slice(0, start) + inputRef(newInput(keyHint(path), [mid, twinMid])) + mine.slice(mineEnd);
+    } else if (!isTemplate(mid) && inputRefName(twinMid)) {
+      // The twin took from its task what the plan has as text (`desk=gowbat` beside `desk={{inputs.desk}}`): an input here too, by the twin's name.
+      const twinInput = inputRefName(twinMid)!;
+      return mine.slice(0, start) + inputRef(newInput(twinInput, [mid, ...twinInputs.examples(twinInput)], [mid, twinMid])) + mine.slice(mineEnd);
     } else if (isTemplate(mid) && withoutTemplates(mid) === withoutTemplates(twinMid)) {
       const twinInput = inputRefName(twinMid);
       if (midInput && inputs.has(midInput) && twinInput) inputs.addExamples(midInput, [...twinInputs.examples(twinInput)]);
       return mine;
     }
     const values = [...(isTemplate(mine) ? [] : [mine]), ...observed(theirs)];
-    const name = newInput(path, values, [mine, theirs]);
+    const name = newInput(keyHint(path), values, [mine, theirs]);
     replacedReference.add(name);
     return inputRef(name);
   };

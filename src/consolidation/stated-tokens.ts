@@ -50,11 +50,17 @@ export function valueTokens(text: string): string[] {
   return [...text.matchAll(TOKEN)].map((m) => m[0].replace(TRAILING, '')).filter((token) => token.length >= 4 && distinctive(valueShape(token)));
 }
 
-/** The word a text names a value with ("ticket T-4411", "service: shipping-api"), when it says more than "for" or "to". */
-export function wordBefore(text: string, value: string): string | undefined {
+/**
+ * The word a text names a value with: the one before it ("ticket T-4411", "service: shipping-api"),
+ * or else the one after it ("the 2xv99s desk"), when it says more than "for", "to" or "the".
+ */
+export function wordFor(text: string, value: string): string | undefined {
   const at = firstAlone(text, value);
-  const word = at < 0 ? undefined : /(\p{L}{3,})[\s:=#]*$/u.exec(text.slice(Math.max(0, at - 60), at))?.[1]?.toLowerCase();
-  return word && !WEAK_NEIGHBOURS.has(word) ? word : undefined;
+  if (at < 0) return undefined;
+  const telling = (word: string | undefined) => (word && !WEAK_NEIGHBOURS.has(word.toLowerCase()) ? word.toLowerCase() : undefined);
+  const before = /(\p{L}{3,})[\s:=#]*$/u.exec(text.slice(Math.max(0, at - 60), at))?.[1];
+  const after = /^\s+(\p{L}{3,})(?![\p{L}\p{N}_-])/u.exec(text.slice(at + value.length, at + value.length + 60))?.[1];
+  return telling(before) ?? telling(after);
 }
 
 /**

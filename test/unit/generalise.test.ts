@@ -266,6 +266,32 @@ describe('values a task states inside URLs and ids', () => {
     expect(merged.inputs_schema).toMatchObject({ properties: { ticket: { examples: ['T-4411', 'T-8123'] } }, required: ['ticket'] });
   });
 
+  it('folds a value one twin took from its task with the other’s text, in either order; a weak word before it names nothing, the word after does', () => {
+    const deskEpisode = (ticket: string, desk: string) =>
+      episodicPayloadSchema.parse({
+        kind: 'episodic',
+        timeline: [{ t: 1, event_kind: 'user_request', summary: `Summarise ticket ${ticket} for the ${desk} desk` }],
+        tool_graph: [
+          { id: 'fetch', tool: 'http_request', args: { url: `https://desk.example/history?ticket=${ticket}&desk=${desk}` } },
+          { id: 'pick', tool: 'noop', depends_on: ['fetch'] },
+          { id: 'note', tool: 'echo', args: { text: 'done' }, depends_on: ['pick'] },
+        ],
+        outcome: 'success',
+      });
+    // "gowbat" is a plain word (stays text); "2xv99s" is shaped like a value (an input named by the word after it).
+    const plain = planFromEpisode(deskEpisode('T-1001', 'gowbat'), 'p', NOW);
+    const shaped = planFromEpisode(deskEpisode('T-2002', '2xv99s'), 'q', NOW);
+    expect(shaped.nodes[0]!.params.url).toBe('https://desk.example/history?ticket={{inputs.ticket}}&desk={{inputs.desk}}');
+    for (const [a, b] of [[plain, shaped], [shaped, plain]] as const) {
+      const merged = antiUnify(a, b);
+      expect(merged.nodes[0]!.params.url).toBe('https://desk.example/history?ticket={{inputs.ticket}}&desk={{inputs.desk}}');
+      const properties = (merged.inputs_schema as { properties: Record<string, { examples: unknown[]; default?: unknown }> }).properties;
+      expect(new Set(properties.desk!.examples)).toEqual(new Set(['gowbat', '2xv99s']));
+      expect(merged.inputs_schema).toMatchObject({ required: ['desk', 'ticket'] });
+      expect(properties.desk).not.toHaveProperty('default');
+    }
+  });
+
   it('does not read a value inside a longer id, word or number as stated', () => {
     // The queue (5) differs and no task names it: "T-5120" does not state 5, so it keeps a default.
     const merged = antiUnify(planFromEpisode(ticketEpisode('T-5120', 5), 'p', NOW), planFromEpisode(ticketEpisode('T-5121', 9), 'q', NOW));
