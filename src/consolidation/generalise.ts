@@ -220,6 +220,8 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
       return mine;
     }
     const values = [...(isTemplate(mine) ? [] : [mine]), ...observed(theirs)];
+    // No literal on either side to show a caller what to send: an input it could never fill. The plan's text stays.
+    if (values.length === 0) return mine;
     const name = newInput(keyHint(path), values, [mine, theirs]);
     replacedReference.add(name);
     return inputRef(name);

@@ -390,6 +390,14 @@ describe('anti-unification of strings holding references', () => {
     expect(bodyExamples(antiUnify(b, a))).toEqual(['Hi Bruno, your order 99120 has shipped.']);
   });
 
+  it('keeps the plan’s text, rather than make an input no example shows how to fill, when both texts are templates', () => {
+    const a = planFromEpisode(mailEpisode('cust-1', 'Alice', 48213), 'p', NOW);
+    const withBody = (text: string) => ({ ...a, nodes: a.nodes.map((n) => (n.id === 'compose' ? { ...n, params: { body: text } } : n)) });
+    const merged = antiUnify(withBody('Order {{inputs.order}} shipped.'), withBody('Order {{inputs.order}} for {{nodes.lookup.output.name}} shipped.'));
+    expect(body(merged)).toBe('Order {{inputs.order}} shipped.');
+    expect(Object.keys((merged.inputs_schema as { properties?: object }).properties ?? {})).not.toContain('body');
+  });
+
   it('keeps the plan’s references when the twins differ in references alone', () => {
     const a = planFromEpisode(mailEpisode('cust-1', 'Alice', 48213), 'p', NOW);
     const other = { ...a, nodes: a.nodes.map((n) => (n.id === 'compose' ? { ...n, params: { body: 'Hi {{nodes.lookup.output.email}}, your order 48213 has shipped.' } } : n)) };
