@@ -4,7 +4,7 @@
  */
 import { validatePlanGraph, type PlanIssue } from '../domain/graph';
 import type { EpisodicPayload, PlanEdge, PlanGraphPayload, PlanNode } from '../domain/records';
-import { taskInputs } from './generalise';
+import { taskInputs } from './task-inputs';
 import { traceDataFlow } from './provenance';
 
 /** Fewest tool nodes an episode needs to become a plan: single calls and pairs are not worth one. */
@@ -99,7 +99,7 @@ export function executionSample(episode: EpisodeShape): ExecutionSample {
 
 /** How an episode becomes a plan: with generalisation (the default) or as a literal replay. */
 export interface ConversionOptions {
-  /** Trace data edges and task inputs (see provenance.ts, generalise.ts); off replays literals. */
+  /** Trace data edges and task inputs (see provenance.ts, task-inputs.ts); off replays literals. */
   generalise?: boolean;
 }
 

@@ -1,85 +1,21 @@
 /**
- * Generalising a learned plan: literals that come from the task become run inputs, and a plan
- * learned from several structural twins keeps as constants only the args they agree on
- * (anti-unification); every arg they disagree on becomes an input.
+ * Generalising a learned plan from its structural twins: it keeps as constants only the args they
+ * agree on (anti-unification); every arg they disagree on becomes an input. Inputs taken from
+ * one episode's task come first (task-inputs.ts).
  */
-import type { EpisodicPayload, PlanGraphPayload } from '../domain/records';
+import type { PlanGraphPayload } from '../domain/records';
 import { canonicalNames } from '../domain/structure';
 import { inputRef, inputRefName, InputSet, keyHint } from './input-schema';
 import { canonicalJson } from '../domain/canonical-json';
 import { TEMPLATE } from '../domain/refs';
-import { isTemplate, isTraceable, leaves, withLeaf, type JsonPath } from './json-leaves';
-import { statedIn, tokenInterpolator, valueTokens, wordFor } from './stated-tokens';
+import { isPlainObject, isTemplate, leaves, type JsonPath } from './json-leaves';
+import { statedIn } from './stated-tokens';
 
 /** Most task phrasings a plan keeps as `examples`. */
 export const MAX_PLAN_EXAMPLES = 20;
 
 type Params = Record<string, unknown>;
-type TaskShape = Pick<EpisodicPayload, 'timeline' | 'environment' | 'tool_graph'>;
 
-/**
- * Turns every literal arg whose value the task itself states (inside a timeline summary, or as
- * a value of `environment`) into a run input named after the arg key, and then every value the
- * summary states inside a longer string arg into an input interpolated in place (stated-tokens.ts).
- * The same value in several places becomes one input.
- */
-export function taskInputs(plan: PlanGraphPayload, episode: TaskShape): PlanGraphPayload {
-  const summaries = episode.timeline.map((e) => e.summary ?? '').filter(Boolean).join('\n');
-  const environment = new Set(leaves(episode.environment ?? {}).map((l) => `${typeof l.value}:${l.value}`));
-  if (!summaries && environment.size === 0) return plan;
-  const inText = statedIn(summaries);
-  const fields = fieldNames(episode.tool_graph.map((call) => call.result));
-  const stated = (value: string | number) => !fields.has(value) && (environment.has(`${typeof value}:${value}`) || inText(value));
-
-  const inputs = InputSet.from(plan.inputs_schema);
-  const byValue = new Map<string, string>();
-  const inputFor = (value: string | number, hint: string) => {
-    const key = `${typeof value}:${value}`;
-    const name = byValue.get(key) ?? inputs.add(hint, [value]);
-    byValue.set(key, name);
-    return inputRef(name);
-  };
-  const eachLeaf = (nodes: PlanGraphPayload['nodes'], rewrite: (value: string | number, path: JsonPath) => unknown) =>
-    nodes.map((node) => {
-      let params: Params = node.params;
-      for (const leaf of leaves(node.params)) {
-        const written = rewrite(leaf.value, leaf.path);
-        if (written !== leaf.value) params = withLeaf(params, leaf.path, written) as Params;
-      }
-      return params === node.params ? node : { ...node, params };
-    });
-  // Whole values first, so a value also stated inside a longer arg takes the whole arg's name.
-  const whole = eachLeaf(plan.nodes, (value, path) => (isTraceable(value) && !isTemplate(value) && stated(value) ? inputFor(value, keyHint(path)) : value));
-  // A value inside a longer arg is named by the task's word for it ("ticket T-4411"), else by the arg.
-  const interpolate = tokenInterpolator(new Set(valueTokens(summaries)));
-  const nodes = eachLeaf(whole, (value, path) =>
-    typeof value === 'string' ? interpolate(value, (token) => inputFor(token, wordFor(summaries, token) ?? keyHint(path))) : value,
-  );
-  return byValue.size === 0 ? plan : { ...plan, nodes, inputs_schema: inputs.toSchema() };
-}
-
-/**
- * Identifier keys and key paths of the episode's tool results (`name`, `customer.email`): an arg
- * naming one selects a field ("pick the name and email"), whatever the task says. Keys shaped like
- * values (`shipping-api`, `T-4411`) are not counted: results are often keyed by what the task names.
- */
-function fieldNames(results: readonly unknown[]): Set<unknown> {
-  const names = new Set<unknown>();
-  const visit = (value: unknown, path: string[]) => {
-    if (Array.isArray(value)) value.forEach((item) => visit(item, path));
-    else if (isPlainObject(value)) {
-      for (const [key, item] of Object.entries(value)) {
-        if (!/^[\p{L}_][\p{L}\p{N}_]*$/u.test(key)) continue;
-        names.add(key).add([...path, key].join('.'));
-        visit(item, [...path, key]);
-      }
-    }
-  };
-  for (const result of results) visit(result, []);
-  return names;
-}
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isScalar = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
 
 /**

@@ -61,3 +61,5 @@ export function withLeaf(value: unknown, path: JsonPath, leaf: unknown): unknown
 
 /** Whether a string holds a `{{ }}` template (a reference written earlier). */
 export const isTemplate = (value: unknown): boolean => typeof value === 'string' && value.includes('{{');
+
+export const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
