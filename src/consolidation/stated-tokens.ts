@@ -14,26 +14,32 @@ const TOKEN = /[^\s"'`(),;!?<>[\]{}]+/g;
 const TRAILING = /[.:]+$/;
 /**
  * Edges of a stated value: not inside a longer word, id or number (`T-5120` does not state `5`
- * or `T-51`, `shipping-api-v2` does not state `shipping-api`, `1.2.3` does not state `1.2`).
+ * or `T-51`, `shipping-api-v2` does not state `shipping-api`, `1.2.3` does not state `1.2`,
+ * `1,200` does not state `200`, `20:30` does not state `20`).
  * A URL's or path's separators (`/`, `=`, `&`, `?`, `.`, `:`) do end a value.
  */
 const JOINED_CLASS = String.raw`[\p{L}\p{N}_-]`;
 const JOINED = new RegExp(JOINED_CLASS, 'u');
 const DIGIT = /\p{N}/u;
+const DIGIT_JOINING = /^[.,:]$/;
 /** A number stands on its own: not in an id (`T-20`, `a20f`), a version (`v1.20`) or a path (`/srv/20`). */
 const NUMBER_JOINED = /[\p{L}\p{N}_/-]/u;
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** Where `value` occurs in `text` at value edges: `joined` characters neither just before nor just after it. */
+/** Whether `value`, found at `at` in `text`, stands at value edges: `joined` characters neither just before nor just after it. */
+function aloneAt(text: string, at: number, value: string, joined = JOINED, dotBefore = false): boolean {
+  const before = text[at - 1] ?? '';
+  const after = text[at + value.length] ?? '';
+  // Digits joined by `.`, `,` or `:` are one number (`1.2.3`, `1,200`, `20:30`).
+  const joinedBefore = (before === '.' && dotBefore) || (DIGIT_JOINING.test(before) && DIGIT.test(text[at - 2] ?? '') && DIGIT.test(value[0] ?? ''));
+  const joinedAfter = DIGIT_JOINING.test(after) && DIGIT.test(text[at + value.length + 1] ?? '') && DIGIT.test(value.at(-1) ?? '');
+  return !joined.test(before) && !joined.test(after) && !joinedBefore && !joinedAfter;
+}
+
+/** Where `value` first occurs in `text` at value edges; -1 when nowhere. */
 function firstAlone(text: string, value: string, joined = JOINED, dotBefore = false): number {
-  for (let at = text.indexOf(value); at >= 0; at = text.indexOf(value, at + 1)) {
-    const before = text[at - 1] ?? '';
-    const after = text[at + value.length] ?? '';
-    const beforeDot = before === '.' && (dotBefore || DIGIT.test(text[at - 2] ?? ''));
-    const afterDot = after === '.' && DIGIT.test(text[at + value.length + 1] ?? '');
-    if (!joined.test(before) && !joined.test(after) && !beforeDot && !afterDot) return at;
-  }
+  for (let at = text.indexOf(value); at >= 0; at = text.indexOf(value, at + 1)) if (aloneAt(text, at, value, joined, dotBefore)) return at;
   return -1;
 }
 
@@ -45,9 +51,9 @@ export function statedIn(text: string): (value: unknown) => boolean {
   };
 }
 
-/** The value-shaped tokens of a text, at least 4 characters long. */
+/** The value-shaped tokens of a text, at least 4 characters long; numbers of 4+ digits are ids (order 558812), not counts. */
 export function valueTokens(text: string): string[] {
-  return [...text.matchAll(TOKEN)].map((m) => m[0].replace(TRAILING, '')).filter((token) => token.length >= 4 && distinctive(valueShape(token)));
+  return [...text.matchAll(TOKEN)].map((m) => m[0].replace(TRAILING, '')).filter((token) => token.length >= 4 && (distinctive(valueShape(token)) || /^\d+$/.test(token)));
 }
 
 /**
@@ -70,10 +76,10 @@ export function wordFor(text: string, value: string): string | undefined {
 export function tokenInterpolator(stated: ReadonlySet<string>): (text: string, replace: (token: string) => string) => string {
   if (stated.size === 0) return (text) => text;
   const tokens = [...stated].sort((a, b) => b.length - a.length);
-  const occurrence = new RegExp(`(?<!${JOINED_CLASS}|\\p{N}\\.)(?:${tokens.map(escape).join('|')})(?!${JOINED_CLASS}|\\.\\p{N})`, 'gu');
+  const occurrence = new RegExp(`(?<!${JOINED_CLASS})(?:${tokens.map(escape).join('|')})(?!${JOINED_CLASS})`, 'gu');
   return (text, replace) => {
     if (!tokens.some((token) => text.includes(token))) return text;
-    const literal = (segment: string) => segment.replace(occurrence, (token) => replace(token));
+    const literal = (segment: string) => segment.replace(occurrence, (token: string, at: number) => (aloneAt(segment, at, token) ? replace(token) : token));
     let out = '';
     let from = 0;
     for (const match of text.matchAll(TEMPLATE)) {

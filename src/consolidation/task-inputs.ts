@@ -12,8 +12,9 @@ type TaskShape = Pick<EpisodicPayload, 'timeline' | 'environment' | 'tool_graph'
 
 /**
  * Turns every literal arg whose value the task itself states (inside a timeline summary, or as
- * a value of `environment`) into a run input named after the arg key, and then every value the
- * summary states inside a longer string arg into an input interpolated in place (stated-tokens.ts).
+ * a value of `environment`) into a run input named after the arg key, and then every such value,
+ * and every value the summary states, inside a longer string arg into an input interpolated in
+ * place (stated-tokens.ts).
  * The same value in several places becomes one input.
  */
 export function taskInputs(plan: PlanGraphPayload, episode: TaskShape): PlanGraphPayload {
@@ -43,10 +44,15 @@ export function taskInputs(plan: PlanGraphPayload, episode: TaskShape): PlanGrap
     });
   // Whole values first, so a value also stated inside a longer arg takes the whole arg's name.
   const whole = eachLeaf(plan.nodes, (value, path) => (isTraceable(value) && !isTemplate(value) && stated(value) ? inputFor(value, keyHint(path)) : value));
-  // A value inside a longer arg is named by the task's word for it ("ticket T-4411"), else by the arg.
-  const interpolate = tokenInterpolator(new Set(valueTokens(summaries)));
+  // Inside longer args: the value-shaped tokens the task states, and every value that became a
+  // whole input (branch `main` is in `…/branches/main` too). A token of a whole input is that
+  // input, whatever its type; a new one is named by the task's word for it ("ticket T-4411").
+  const wholeValues = new Map([...byValue].map(([key, name]) => [key.slice(key.indexOf(':') + 1), name]));
+  const interpolate = tokenInterpolator(new Set([...valueTokens(summaries), ...wholeValues.keys()]));
   const nodes = eachLeaf(whole, (value, path) =>
-    typeof value === 'string' ? interpolate(value, (token) => inputFor(token, wordFor(summaries, token) ?? keyHint(path))) : value,
+    typeof value === 'string'
+      ? interpolate(value, (token) => (wholeValues.has(token) ? inputRef(wholeValues.get(token)!) : inputFor(token, wordFor(summaries, token) ?? keyHint(path))))
+      : value,
   );
   return byValue.size === 0 ? plan : { ...plan, nodes, inputs_schema: inputs.toSchema() };
 }

@@ -175,8 +175,13 @@ export function inputReader(schema: Record<string, unknown>, phrasings: readonly
   return { inputs };
 }
 
-/** Words like "to" or "the" alone, unquoted, are where the task words things differently, never a value ("set the tier to gold"). */
-const fillerOnly = (value: string | number) => typeof value === 'string' && value.toLowerCase().split(' ').every((word) => WEAK_NEIGHBOURS.has(word));
+/** Words that stand where a value stood only because the task is worded differently ("set the tier to gold", "restart now"). */
+const FILLER_WORDS: ReadonlySet<string> = new Set([
+  ...WEAK_NEIGHBOURS,
+  ...['now', 'then', 'today', 'tonight', 'again', 'asap', 'here', 'there', 'everything', 'everyone', 'all', 'them', 'they', 'us', 'you', 'him', 'her', 'someone', 'something', 'anything', 'thanks'],
+]);
+/** A filler word or words alone, unquoted, are never a value. */
+const fillerOnly = (value: string | number) => typeof value === 'string' && value.toLowerCase().split(' ').every((word) => FILLER_WORDS.has(word));
 
 /** Each value `task` names for one input. */
 function candidates(input: InputReading, task: Words): Set<string | number> {

@@ -292,6 +292,30 @@ describe('values a task states inside URLs and ids', () => {
     }
   });
 
+  it('interpolates a whole input where it also stands inside a URL, and a stated number of 4+ digits; never a number inside 1,200 or 20:30', () => {
+    const episode = (summary: string, args: Record<string, unknown>) =>
+      episodicPayloadSchema.parse({
+        kind: 'episodic',
+        timeline: [{ t: 1, event_kind: 'user_request', summary }],
+        tool_graph: [
+          { id: 'get', tool: 'http_request', args },
+          { id: 'mid', tool: 'noop', depends_on: ['get'] },
+          { id: 'end', tool: 'noop', depends_on: ['mid'] },
+        ],
+        outcome: 'success',
+      });
+    const params = (summary: string, args: Record<string, unknown>) => planFromEpisode(episode(summary, args), 'p', NOW).nodes[0]!.params;
+    expect(params('deploy branch main of acme/widgets', { branch: 'main', url: 'https://git.example/acme/widgets/branches/main' })).toEqual({
+      branch: '{{inputs.branch}}',
+      url: 'https://git.example/{{inputs.url}}/branches/{{inputs.branch}}',
+    });
+    expect(params('look up order 558812 for the customer', { url: 'https://shop.example/orders/558812?view=full' })).toEqual({ url: 'https://shop.example/orders/{{inputs.order}}?view=full' });
+    // A whole numeric input is the same input inside a URL.
+    expect(params('refund ticket 4411 today', { ticket: 4411, url: 'https://desk.example/refunds/4411/' })).toEqual({ ticket: '{{inputs.ticket}}', url: 'https://desk.example/refunds/{{inputs.ticket}}/' });
+    // 200 and 20 are not stated by 1,200 and 20:30 (the time itself is, whole).
+    expect(params('refund 1,200 dollars at 20:30', { limit: 200, retention_days: 20, url: 'https://x.example/a?at=20:30' })).toEqual({ limit: 200, retention_days: 20, url: 'https://x.example/a?at={{inputs.url}}' });
+  });
+
   it('does not read a value inside a longer id, word or number as stated', () => {
     // The queue (5) differs and no task names it: "T-5120" does not state 5, so it keeps a default.
     const merged = antiUnify(planFromEpisode(ticketEpisode('T-5120', 5), 'p', NOW), planFromEpisode(ticketEpisode('T-5121', 9), 'q', NOW));

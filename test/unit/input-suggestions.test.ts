@@ -31,6 +31,9 @@ describe('inputs read off the task text', () => {
     // "tier gold" read after "tier" in "the tier to platinum" would be "to".
     expect(suggestInputs(schema({ tier }), 'set the tier to platinum for acme-corp', {}, ['Move acme-corp to tier gold'])).toEqual({});
     expect(suggestInputs(schema({ tier }), 'Move globex to tier silver', {}, ['Move acme-corp to tier gold'])).toEqual({ tier: 'silver' });
+    const service = { type: 'string', examples: ['billing'] };
+    for (const task of ['restart now', 'restart everything']) expect(suggestInputs(schema({ service }), task, {}, ['restart billing']), task).toEqual({});
+    expect(suggestInputs(schema({ service }), 'restart search', {}, ['restart billing'])).toEqual({ service: 'search' });
   });
 
   it('offers nothing when the guess would be a coin toss', () => {
