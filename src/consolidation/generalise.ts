@@ -44,6 +44,10 @@ function twinNodes(plan: PlanGraphPayload, twin: PlanGraphPayload): Map<string, 
 export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanGraphPayload {
   const inputs = InputSet.from(plan.inputs_schema);
   const twinInputs = InputSet.from(twin.inputs_schema);
+  // The tasks are the examples (a description without them is a sentence of op names).
+  const examples = mergeExamples(plan.examples, twin.examples);
+  const tasks = (examples ?? []).join('\n');
+  const named = statedIn(tasks);
   const byPair = new Map<string, string>();
   /** Inputs standing where one twin read an upstream output: never given a literal default. */
   const replacedReference = new Set<string>();
@@ -92,13 +96,16 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
       return unifyStrings(mine, theirs, path);
     }
     if (isTemplate(mine)) return mine;
-    if (typeof mine === 'string' && typeof theirs === 'string' && isProse(mine) && isProse(theirs)) {
-      // Two texts differing in a word or two ("Digest for billing: ok", "Digest for payments: ok"):
-      // the text they share stays, and only the differing middle becomes an input.
+    if (typeof mine === 'string' && typeof theirs === 'string') {
+      // Two texts differing in a word or two ("Digest for billing: ok", "Digest for payments: ok"),
+      // or two values differing in what their tasks name (`?city=London&…`, `?city=Paris&…`): the
+      // text they share stays, and only the differing middle becomes an input.
       const [start, mineEnd, theirsEnd] = differingMiddle(mine, theirs);
+      const [mid, twinMid] = [mine.slice(start, mineEnd), theirs.slice(start, theirsEnd)];
       const shared = mine.slice(0, start) + mine.slice(mineEnd);
-      if (shared.trim().length >= MIN_SHARED_TEXT && mineEnd > start && theirsEnd > start) {
-        return mine.slice(0, start) + inputRef(newInput(keyHint(path), [mine.slice(start, mineEnd), theirs.slice(start, theirsEnd)])) + mine.slice(mineEnd);
+      const differsInWords = isProse(mine) && isProse(theirs) && shared.trim().length >= MIN_SHARED_TEXT;
+      if (mid && twinMid && (differsInWords || (shared && named(mid) && named(twinMid)))) {
+        return mine.slice(0, start) + inputRef(newInput(keyHint(path), [mid, twinMid])) + mine.slice(mineEnd);
       }
     }
     if (isScalar(mine)) {
@@ -168,14 +175,10 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
   // Optional only when every use of the input is such an arg: a value also passed elsewhere is still needed there.
   for (const [name, uses] of oneSidedUses) if (uses === inputUses(nodes, name)) inputs.setOptional(name);
   const description = plan.description ?? twin.description;
-  const examples = mergeExamples(plan.examples, twin.examples);
   // An arg the twins disagree on that no task of theirs names (a URL's query, a tuning knob) is
   // how one episode happened to do the job, not what the caller asks for: it keeps the plan's
   // value as its default, so a request that ran before still runs. Task-named values stay required.
-  // The tasks are the examples (a description without them is a sentence of op names).
-  const tasks = (examples ?? []).join('\n');
   if (tasks.trim()) {
-    const named = statedIn(tasks);
     for (const name of byPair.values()) {
       if (replacedReference.has(name)) continue;
       const [first, ...others] = inputs.examples(name);

@@ -343,6 +343,23 @@ describe('anti-unification of texts', () => {
       outcome: 'success',
     });
 
+  it('makes the part of two values their tasks name an input: the weather URL for London and for Paris', () => {
+    const weather = (city: string) =>
+      episodicPayloadSchema.parse({
+        kind: 'episodic',
+        timeline: [{ t: 1, event_kind: 'user_request', summary: `get the weather for ${city} and post it` }],
+        tool_graph: [
+          { id: 'get', tool: 'http_request', args: { url: `https://wx.example/weather?city=${city}&units=metric` } },
+          { id: 'mid', tool: 'noop', depends_on: ['get'] },
+          { id: 'post', tool: 'echo', args: { text: 'posted' }, depends_on: ['mid'] },
+        ],
+        outcome: 'success',
+      });
+    const merged = antiUnify(planFromEpisode(weather('London'), 'p', NOW), planFromEpisode(weather('Paris'), 'q', NOW));
+    expect(merged.nodes[0]!.params.url).toBe('https://wx.example/weather?city={{inputs.url}}&units=metric');
+    expect(merged.inputs_schema).toEqual({ type: 'object', properties: { url: { type: 'string', examples: ['London', 'Paris'] } }, required: ['url'] });
+  });
+
   it('makes the differing words of two texts an input and keeps the text they share; a value without spaces stays whole', () => {
     const merged = antiUnify(planFromEpisode(reportEpisode('billing', 'https://r.example/a'), 'p', NOW), planFromEpisode(reportEpisode('payments', 'https://r.example/b'), 'q', NOW));
     expect(merged.nodes.map((n) => n.params)).toEqual([{ url: '{{inputs.url}}' }, {}, { msg: 'Weekly report for {{inputs.msg}} is ready' }]);
