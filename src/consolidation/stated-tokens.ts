@@ -51,9 +51,16 @@ export function statedIn(text: string): (value: unknown) => boolean {
   };
 }
 
-/** The value-shaped tokens of a text, at least 4 characters long; numbers of 4+ digits are ids (order 558812), not counts. */
+/**
+ * Whether a token is shaped like a value, at least 4 characters long: letters joined by punctuation
+ * or mixed with digits, or a number of 4+ digits (an id such as order 558812, not a count). A plain
+ * word (`main`) is not: inside a longer arg it is as often something else (`/src/main/java`).
+ */
+export const isValueToken = (token: string) => token.length >= 4 && (distinctive(valueShape(token)) || /^\d+$/.test(token));
+
+/** The value-shaped tokens of a text. */
 export function valueTokens(text: string): string[] {
-  return [...text.matchAll(TOKEN)].map((m) => m[0].replace(TRAILING, '')).filter((token) => token.length >= 4 && (distinctive(valueShape(token)) || /^\d+$/.test(token)));
+  return [...text.matchAll(TOKEN)].map((m) => m[0].replace(TRAILING, '')).filter(isValueToken);
 }
 
 /**

@@ -5,7 +5,7 @@
 import type { EpisodicPayload, PlanGraphPayload } from '../domain/records';
 import { inputRef, InputSet, keyHint } from './input-schema';
 import { isPlainObject, isTemplate, isTraceable, leaves, withLeaf, type JsonPath } from './json-leaves';
-import { statedIn, tokenInterpolator, valueTokens, wordFor } from './stated-tokens';
+import { isValueToken, statedIn, tokenInterpolator, valueTokens, wordFor } from './stated-tokens';
 
 type Params = Record<string, unknown>;
 type TaskShape = Pick<EpisodicPayload, 'timeline' | 'environment' | 'tool_graph'>;
@@ -44,10 +44,14 @@ export function taskInputs(plan: PlanGraphPayload, episode: TaskShape): PlanGrap
     });
   // Whole values first, so a value also stated inside a longer arg takes the whole arg's name.
   const whole = eachLeaf(plan.nodes, (value, path) => (isTraceable(value) && !isTemplate(value) && stated(value) ? inputFor(value, keyHint(path)) : value));
-  // Inside longer args: the value-shaped tokens the task states, and every value that became a
-  // whole input (branch `main` is in `…/branches/main` too). A token of a whole input is that
-  // input, whatever its type; a new one is named by the task's word for it ("ticket T-4411").
-  const wholeValues = new Map([...byValue].map(([key, name]) => [key.slice(key.indexOf(':') + 1), name]));
+  // Inside longer args: the value-shaped tokens the task states, and every value-shaped value that
+  // became a whole input (ticket `4411` is in `…/refunds/4411/` too). A token of a whole input is
+  // that input, whatever its type; a new one is named by the task's word for it ("ticket T-4411").
+  const wholeValues = new Map<string, string>();
+  for (const [key, name] of byValue) {
+    const value = key.slice(key.indexOf(':') + 1);
+    if (isValueToken(value)) wholeValues.set(value, name);
+  }
   const interpolate = tokenInterpolator(new Set([...valueTokens(summaries), ...wholeValues.keys()]));
   const nodes = eachLeaf(whole, (value, path) =>
     typeof value === 'string'

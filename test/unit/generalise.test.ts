@@ -292,7 +292,7 @@ describe('values a task states inside URLs and ids', () => {
     }
   });
 
-  it('interpolates a whole input where it also stands inside a URL, and a stated number of 4+ digits; never a number inside 1,200 or 20:30', () => {
+  it('interpolates a value-shaped whole input where it also stands inside a URL, and a stated number of 4+ digits; never a number inside 1,200 or 20:30', () => {
     const episode = (summary: string, args: Record<string, unknown>) =>
       episodicPayloadSchema.parse({
         kind: 'episodic',
@@ -305,10 +305,12 @@ describe('values a task states inside URLs and ids', () => {
         outcome: 'success',
       });
     const params = (summary: string, args: Record<string, unknown>) => planFromEpisode(episode(summary, args), 'p', NOW).nodes[0]!.params;
-    expect(params('deploy branch main of acme/widgets', { branch: 'main', url: 'https://git.example/acme/widgets/branches/main' })).toEqual({
-      branch: '{{inputs.branch}}',
-      url: 'https://git.example/{{inputs.url}}/branches/{{inputs.branch}}',
+    expect(params('deploy release v2.4.1 of acme/widgets', { version: 'v2.4.1', url: 'https://git.example/acme/widgets/releases/v2.4.1/notes' })).toEqual({
+      version: '{{inputs.version}}',
+      url: 'https://git.example/{{inputs.url}}/releases/{{inputs.version}}/notes',
     });
+    // A plain word is whole only: inside a longer arg it is as often something else.
+    expect(params('build branch main of acme/widgets', { branch: 'main', path: '/src/main/java' })).toEqual({ branch: '{{inputs.branch}}', path: '/src/main/java' });
     expect(params('look up order 558812 for the customer', { url: 'https://shop.example/orders/558812?view=full' })).toEqual({ url: 'https://shop.example/orders/{{inputs.order}}?view=full' });
     // A whole numeric input is the same input inside a URL.
     expect(params('refund ticket 4411 today', { ticket: 4411, url: 'https://desk.example/refunds/4411/' })).toEqual({ ticket: '{{inputs.ticket}}', url: 'https://desk.example/refunds/{{inputs.ticket}}/' });
