@@ -18,8 +18,10 @@ import { LABELLED_PLANS, labelledPayload, labelledQueries, type LabelledQuery } 
 import { learningFolds } from '../selection/learning';
 import type { Figure, Scenario } from '../lib/scenario';
 import { round } from '../lib/stats';
-import { seededRandom } from '../../src/prng';
-import { CALIBRATED_THRESHOLD, calibratedSelect, confidenceFeatures, FUSION_WEIGHTS } from '../../src/domain/selection';
+import { actionConflict } from '../../src/domain/action-words';
+import { nearPlan, OTHER_ACTION_TASKS, sameActionFigures } from '../selection/other-actions';
+import { fewPlanFigures, otherActionFigures } from '../selection/visible-plans';
+import { confidenceFeatures } from '../../src/domain/selection';
 
 const TRUST: TrustContext = { max_sensitivity: 'high', authenticated: true };
 const CV_FOLDS = 5;
@@ -89,6 +91,8 @@ export async function evaluateVariant(baseUrl: string, variant: SelectionVariant
     }
     const aliases = createAliasLearner(db);
     for (const query of options.learned ?? []) await aliases.learn(ids[query.plan]!, query.text, 'bench', 'learned in the selection bench');
+    // What each plan is known to do, for the action gate of the offline figures: its intent and learned aliases.
+    const names = LABELLED_PLANS.map((plan, index) => [plan.intent, ...(options.learned ?? []).filter((q) => q.plan === index).map((q) => q.text)]);
     await db.execute(sql`ANALYZE memory_records`);
     const retriever = createRetriever({ db, embedder: variant.embedder, ...variant.retriever });
     const outcomes: QueryOutcome[] = [];
@@ -105,12 +109,14 @@ export async function evaluateVariant(baseUrl: string, variant: SelectionVariant
           lexical: c.signals.lexical ?? 0,
           alignment: c.signals.alignment ?? 0,
           history: c.score - c.signals.applicability,
+          conflicts: actionConflict(query.text, names[ids.indexOf(c.record.id)] ?? []) !== undefined,
         })),
       });
       outcomes.push({
         query,
         rank: index + 1,
         autoRun: !selection.needs_more,
+        withheld: selection.action_conflict !== undefined,
         confidence: selection.confidence,
         ...(confidenceFeatures(ranked.map((c) => ({ match: c.signals.applicability, score: c.score }))) ?? { top: 0, margin: 0 }),
       });
@@ -175,7 +181,14 @@ export const selection: Scenario = {
     'plan learns one paraphrase and one domain phrasing (two folds), then is asked its other phrasings and the learned ones ' +
     'again. Aliases used to join the document\'s name section, where a learned phrasing\'s incidental words drew other ' +
     'tasks to the plan (unlearned phrasings 0.81 → 0.75 top-1, domain 0.70 → 0.55); they are now matched as whole ' +
-    'phrasings, which leaves the unlearned phrasings exactly as before while every learned phrasing asked again is found and auto-run.',
+    'phrasings, which leaves the unlearned phrasings exactly as before while every learned phrasing asked again is found and auto-run. ' +
+    'The "another action" rows ask 32 tasks that do another thing to a labelled plan\'s object ("pause the stuck sidekiq workers", ' +
+    '"revoke the stripe api keys"; bench/selection/other-actions.ts), which no plan does, so every auto-run is wrong. On confidence ' +
+    'alone most auto-ran, and almost all when the related plan was the only one visible: word vectors put stop, start and ' +
+    'restart (purge and warm, rotate and revoke) close together. The action gate (src/domain/action-words.ts) holds the top ' +
+    'plan back when the task\'s leading verb is of another class than every leading verb of the plan\'s intent, examples and ' +
+    'aliases. It changes no ranking and holds back none of the labelled phrasings; the verb classes were chosen with those in ' +
+    'view, so 69 phrasings of plans\' own actions in other verbs, written afterwards, measure its cost on unseen wording.',
   async run(env, log) {
     const figures: Figure[] = [];
     const notes: string[] = [];
@@ -195,7 +208,19 @@ export const selection: Scenario = {
         { label: `${variant.name}: auto-run precision`, value: metrics.overall.autoRunRate > 0 ? round(metrics.overall.precision) : 'n/a', ...goal(0.98) },
       );
       if (variant.goals) {
+        const withheld = run.outcomes.filter((o) => o.withheld);
+        figures.push(
+          { label: 'labelled phrasings the action gate held back', value: withheld.length },
+          { label: 'labelled phrasings the action gate held back, right plan first', value: withheld.filter((o) => o.rank === 1).length },
+        );
         figures.push(...fewPlanFigures(run.pools));
+        const queries = OTHER_ACTION_TASKS.map((task) => ({ text: task.text, kind: 'paraphrase' as const, plan: nearPlan(task.near) }));
+        const other = await evaluateVariant(env.config.DATABASE_URL, variant, { queries });
+        figures.push(...otherActionFigures(other.outcomes, other.pools), ...sameActionFigures());
+        const ran = other.outcomes.filter((o) => o.autoRun).map((o) => `"${o.query.text}"`);
+        const line = `another action, all plans visible: ${ran.length} of ${other.outcomes.length} auto-ran with the action gate${ran.length > 0 ? ` (${ran.join(', ')})` : ''}`;
+        log(line);
+        notes.push(line);
         figures.push(...crossValidatedFigures(run.pools, notes, log));
         figures.push(...(await learningFigures(env.config.DATABASE_URL, variant, run.outcomes, notes, log)));
       }
@@ -203,51 +228,6 @@ export const selection: Scenario = {
     return { figures, notes };
   },
 };
-
-/** How many plans a caller sees in the "few visible plans" figures, and draws per phrasing. */
-const FEW_PLANS = [1, 2, 3, 5] as const;
-const FEW_PLAN_DRAWS = 20;
-
-/**
- * A caller who sees only a few plans (a new deployment, a narrow scope): each phrasing asked
- * against random sets of k plans (seeded), once without its plan among them and once with it.
- * Without it nothing may auto-run (RUNNER_UP_FLOOR); with it the right plan should.
- */
-function fewPlanFigures(pools: readonly QueryPool[]): Figure[] {
-  const random = seededRandom(2026);
-  const draw = <T>(items: readonly T[], n: number): T[] => {
-    const pool = [...items];
-    for (let i = pool.length - 1; i > 0; i--) {
-      const j = Math.floor(random() * (i + 1));
-      [pool[i], pool[j]] = [pool[j]!, pool[i]!];
-    }
-    return pool.slice(0, n);
-  };
-  const autoRuns = (visible: QueryPool['candidates']) => {
-    const ranked = visible
-      .map((c) => ({ c, match: FUSION_WEIGHTS.alignment.lexical * c.lexical + FUSION_WEIGHTS.alignment.dense * c.alignment }))
-      .map((x) => ({ ...x, score: x.match + x.c.history }))
-      .sort((a, b) => b.score - a.score);
-    return calibratedSelect(ranked, CALIBRATED_THRESHOLD).needs_more ? undefined : ranked[0]!.c;
-  };
-  return FEW_PLANS.flatMap((k) => {
-    let wrong = 0;
-    let right = 0;
-    for (const pool of pools) {
-      const others = pool.candidates.filter((c) => !c.labelled);
-      const labelled = pool.candidates.find((c) => c.labelled)!;
-      for (let n = 0; n < FEW_PLAN_DRAWS; n++) {
-        if (autoRuns(draw(others, k))) wrong++;
-        if (autoRuns([labelled, ...draw(others, k - 1)])?.labelled) right++;
-      }
-    }
-    const asked = pools.length * FEW_PLAN_DRAWS;
-    return [
-      { label: `${k} visible plan${k > 1 ? 's' : ''}, none the task's: one auto-runs`, value: round(wrong / asked, 4) },
-      { label: `${k} visible plan${k > 1 ? 's' : ''}, one the task's: it auto-runs`, value: round(right / asked) },
-    ];
-  });
-}
 
 /**
  * The shipped selector's figures estimated for unseen plans and phrasings: 5-fold cross-validation

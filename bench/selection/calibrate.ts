@@ -46,7 +46,7 @@ export function confidenceOf(calibration: Calibration, outcome: Pick<QueryOutcom
 export function recalibrated(outcomes: readonly QueryOutcome[], calibration: Calibration, threshold = CALIBRATED_THRESHOLD): QueryOutcome[] {
   return outcomes.map((o) => {
     const confidence = o.top > 0 ? confidenceOf(calibration, o) : 0;
-    return { ...o, confidence, autoRun: confidence >= threshold };
+    return { ...o, confidence, autoRun: confidence >= threshold && !o.withheld };
   });
 }
 

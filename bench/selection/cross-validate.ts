@@ -19,6 +19,8 @@ export interface CandidateEvidence {
   alignment: number;
   /** What success rate and recency added to the score (at most HISTORY_TIEBREAK). */
   history: number;
+  /** Whether its plan does another action than the phrasing's verb asks for (never auto-run; src/domain/action-words.ts). */
+  conflicts?: boolean;
 }
 
 export interface QueryPool {
@@ -40,6 +42,7 @@ export function outcomeAt(pool: QueryPool, w: number, limit = 10): QueryOutcome 
     query: pool.query,
     rank: index >= 0 && index < limit ? index + 1 : 0,
     autoRun: false,
+    withheld: ranked[0]?.c.conflicts ?? false,
     confidence: 0,
     ...(confidenceFeatures(ranked) ?? { top: 0, margin: 0 }),
   };

@@ -9,6 +9,8 @@ export interface QueryOutcome {
   query: LabelledQuery;
   rank: number;
   autoRun: boolean;
+  /** The top candidate does another action than the phrasing's verb asks for: held back whatever the confidence. */
+  withheld: boolean;
   confidence: number;
   /** The top candidate's match and its score margin over the runner-up: what the confidence is fitted on. */
   top: number;

@@ -13,6 +13,16 @@ export function valueShape(value: string): string {
   return value.replace(/[A-Z]+/g, 'A').replace(/[a-z]+/g, 'a').replace(/[0-9]+/g, '9');
 }
 
+/**
+ * An e-mail address's or URL's shape with the punctuation inside its names folded
+ * (`eng-all@example.com` and `first.last@example.org` → `w@w`): addresses differ there, not in
+ * kind. Undefined for anything else.
+ */
+export function addressShape(value: string): string | undefined {
+  const shape = value.replace(/[\p{L}\p{N}_.+-]+/gu, 'w');
+  return /^w@w$|^w:\/\/w/.test(shape) ? `address ${shape}` : undefined;
+}
+
 /** Shapes as plain as a word (`main`, `Acme`) would match half the task: not suggested. */
 export function distinctive(shape: string): boolean {
   return !/^(A|a|Aa|9)$/.test(shape);
@@ -130,6 +140,7 @@ function readAt(anchor: Anchor, task: Words): string[] {
 interface InputProperty {
   type?: unknown;
   examples?: unknown;
+  default?: unknown;
 }
 
 /** A word or words of the task as a value of the input's type; undefined when it is not one. */
@@ -153,17 +164,22 @@ export interface InputReader {
   inputs: InputReading[];
 }
 
-/** Prepares the reading of a plan's required inputs from its `phrasings` (its description and examples). */
-export function inputReader(schema: Record<string, unknown>, phrasings: readonly string[]): InputReader {
+/**
+ * Prepares the reading of a plan's required inputs (or, with `defaulted`, of those with a default)
+ * from its `phrasings` (its description and examples).
+ */
+export function inputReader(schema: Record<string, unknown>, phrasings: readonly string[], which: 'required' | 'defaulted' = 'required'): InputReader {
   const properties = (schema.properties ?? {}) as Record<string, InputProperty>;
   const required = Array.isArray(schema.required) ? (schema.required as unknown[]).filter((k): k is string => typeof k === 'string') : [];
+  const names = which === 'required' ? required : Object.keys(properties).filter((name) => properties[name]?.default !== undefined);
   const prepared = phrasings.slice(0, MAX_PHRASINGS).map(phrasingWords);
   const inputs: InputReading[] = [];
-  for (const name of required) {
+  for (const name of names) {
     const property = properties[name];
     if (!property) continue;
     const examples = scalarExamples(property);
-    const shapes = new Set(examples.filter((e): e is string => typeof e === 'string').map(valueShape));
+    const strings = examples.filter((e): e is string => typeof e === 'string');
+    const shapes = new Set([...strings.map(valueShape), ...strings.flatMap((e) => addressShape(e) ?? [])]);
     const byShape = property.type !== 'integer' && property.type !== 'number' && shapes.size > 0 && [...shapes].every(distinctive);
     // Many phrasings hold an example the same way: the task is read once per distinct position.
     const anchors = new Map<string, Anchor>();
@@ -190,7 +206,9 @@ function candidates(input: InputReading, task: Words): Set<string | number> {
     const value = typed(text, input.type);
     if (value !== undefined && (quoted || !fillerOnly(value))) found.add(value);
   };
-  if (input.shapes) for (const word of task.at.keys()) if (input.shapes.has(valueShape(word))) add(word);
+  if (input.shapes) {
+    for (const word of task.at.keys()) if (input.shapes.has(valueShape(word)) || input.shapes.has(addressShape(word) ?? '')) add(word);
+  }
   for (const anchor of input.anchors) for (const text of readAt(anchor, task)) add(text, anchor.quoted);
   return found;
 }
@@ -213,6 +231,25 @@ export function readInputs(reader: InputReader, task: Words, given: Record<strin
 /** readInputs for one task: `phrasings` are the tasks the plan was learned from (its description and examples). */
 export function suggestInputs(schema: Record<string, unknown>, task: string, given: Record<string, unknown>, phrasings: readonly string[] = []): Record<string, string | number> {
   return readInputs(inputReader(schema, phrasings), wordsOf(task), given);
+}
+
+/**
+ * Inputs the caller left to their default although the task names another value for them ("…
+ * to eng-all@example.com" where `to` defaults to team@example.com): read as suggestions are, a
+ * value the caller gave another input excepted. Running the default would do what was not asked.
+ */
+export function overriddenDefaults(
+  schema: Record<string, unknown>,
+  task: string,
+  given: Record<string, unknown>,
+  phrasings: readonly string[] = [],
+): Array<{ name: string; named: string | number; default: unknown }> {
+  const properties = (schema.properties ?? {}) as Record<string, InputProperty>;
+  const givenValues = new Set(Object.values(given).map((value) => JSON.stringify(value)));
+  const named = readInputs(inputReader(schema, phrasings, 'defaulted'), wordsOf(task), given);
+  return Object.entries(named)
+    .filter(([name, value]) => JSON.stringify(value) !== JSON.stringify(properties[name]!.default) && !givenValues.has(JSON.stringify(value)))
+    .map(([name, value]) => ({ name, named: value, default: properties[name]!.default }));
 }
 
 /** The text's words without every occurrence of the values (compared without edge punctuation), joined by spaces. */

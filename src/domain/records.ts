@@ -14,6 +14,9 @@ export const sensitivitySchema = z.enum(SENSITIVITIES);
 
 export const MEMORY_TYPES = ['episodic', 'plan_graph', 'competence'] as const;
 export const memoryTypeSchema = z.enum(MEMORY_TYPES);
+
+/** A record type with its article, for messages: "an episodic", "a plan_graph". */
+export const aRecordType = (type: string) => `${/^[aeiou]/i.test(type) ? 'an' : 'a'} ${type}`;
 export type MemoryType = z.infer<typeof memoryTypeSchema>;
 
 export const RELATION_PREDICATES = ['derived_from', 'supersedes', 'contested_by', 'forked_from', 'merged_from'] as const;

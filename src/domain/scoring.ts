@@ -3,6 +3,7 @@
  * membrane): pure functions of a record, an optional cosine similarity and the current time, so
  * every figure can be checked by hand. The calibrated mode's match and confidence: selection.ts.
  */
+import type { ActionConflict } from './action-words';
 import type { Payload } from './records';
 import { calibratedScore } from './selection';
 
@@ -111,6 +112,8 @@ export interface Selection {
   confidence: number;
   needs_more: boolean;
   threshold: number;
+  /** Set when the top plan does another action than the task's verb asks for: it never auto-runs. */
+  action_conflict?: ActionConflict;
 }
 
 /** Selection over the given scores against a threshold. */

@@ -45,6 +45,8 @@ export const selectionSchema = z.object({
   threshold: z.number(),
   /** How the confidence was computed: calibrated P(top plan is right), or the membrane formula. */
   mode: z.enum(SELECTION_MODES).optional(),
+  /** The task's verb and what the top plan does instead, when that held the run back. */
+  action_conflict: z.object({ task: z.string(), plan: z.array(z.string()) }).optional(),
 });
 export type SelectionView = z.infer<typeof selectionSchema>;
 

@@ -8,14 +8,15 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Clien
 import type { z } from 'zod';
 import { effectiveTrust, type Principal } from '../domain/principal';
 import type { Config } from '../config';
-import { sensitivityRank, type MemoryRecord, type PlanGraphPayload, type TrustContext } from '../domain/records';
+import { aRecordType, sensitivityRank, type MemoryRecord, type PlanGraphPayload, type TrustContext } from '../domain/records';
 import { visibility } from '../domain/trust';
 import { DomainError } from '../domain/errors';
 import { canonicalJson } from '../domain/canonical-json';
-import { suggestInputs } from '../domain/input-suggestions';
+import { overriddenDefaults, suggestInputs } from '../domain/input-suggestions';
 import { planPhrasings } from '../domain/phrasing-template';
 import { phrasingWithoutValues } from '../domain/alias-match';
 import { isSelectable, type Retriever } from '../retrieval/retrieve';
+import type { Selection } from '../domain/scoring';
 import { PLAN_ID_ATTRIBUTE, startPlanRun, type RunOpener } from '../runs/start-run';
 import { missingInputs } from '../runs/run-inputs';
 import type { AliasLearner } from '../store/aliases';
@@ -107,7 +108,7 @@ function differingField(memo: Record<string, unknown>, runPlanId: string | undef
 
 /** Refuses a plan the caller may not run, naming the constraint (403). */
 function assertRunnable(record: MemoryRecord, trust: TrustContext): void {
-  if (record.payload.kind !== 'plan_graph') throw new DomainError('not_a_plan', `record ${record.id} is a ${record.type}, not a plan graph`);
+  if (record.payload.kind !== 'plan_graph') throw new DomainError('not_a_plan', `record ${record.id} is ${aRecordType(record.type)}, not a plan graph`);
   const { requires_authenticated, max_sensitivity } = record.payload.constraints;
   if (requires_authenticated && !trust.authenticated) {
     throw new DomainError('forbidden', `plan ${record.id} requires an authenticated caller (send an API key)`, { plan_id: record.id, constraint: 'requires_authenticated' });
@@ -118,6 +119,37 @@ function assertRunnable(record: MemoryRecord, trust: TrustContext): void {
       constraint: 'max_sensitivity',
     });
   }
+}
+
+/** Why retrieval did not pick a plan to run, and what the caller can do. */
+function needsMoreMessage(selection: Selection): string {
+  const conflict = selection.action_conflict;
+  if (conflict) {
+    return `the best match does "${conflict.plan.join('", "')}", not "${conflict.task}" (confidence ${selection.confidence.toFixed(3)}); name it with plan_id if that is what you mean, or describe the task further`;
+  }
+  return `no stored plan is a confident match (confidence ${selection.confidence.toFixed(3)} < ${selection.threshold}); name one with plan_id or describe the task further`;
+}
+
+/**
+ * A 422 when inputs the caller left out would run with their default although the task names
+ * another value for them; undefined otherwise. The caller sends the value meant (or the default).
+ */
+function overriddenDefaultsError(choice: PlanChoice, input: IntentInput): DomainError | undefined {
+  const payload = choice.record.payload as PlanGraphPayload;
+  const overridden = overriddenDefaults(payload.inputs_schema, input.task_descriptor, input.inputs ?? {}, planPhrasings(payload));
+  if (overridden.length === 0) return undefined;
+  const said = overridden.map((o) => `${o.name}=${String(o.named)} (default ${JSON.stringify(o.default)})`).join(', ');
+  return new DomainError(
+    'invalid_inputs',
+    `the task names ${said}, but inputs leave ${overridden.length > 1 ? 'them' : 'it'} to the default (plan ${choice.record.id}, ${payload.intent}, chosen by ${choice.selected_by}); send the value meant in inputs`,
+    {
+      plan_id: choice.record.id,
+      intent: payload.intent,
+      selected_by: choice.selected_by,
+      inputs_schema: payload.inputs_schema,
+      suggested_inputs: Object.fromEntries(overridden.map((o) => [o.name, o.named])),
+    },
+  );
 }
 
 /** Creates the intent service over Temporal, the record store and the retriever. */
@@ -143,11 +175,7 @@ export function createIntentService(deps: IntentServiceDeps) {
     // A pick is counted once its start is answered (start(): auto_run or refused).
     if (selection.needs_more || !best) {
       selectionDecisions.inc({ decision: best ? 'needs_more' : 'none' });
-      throw new DomainError(
-        'needs_more',
-        `no stored plan is a confident match (confidence ${selection.confidence.toFixed(3)} < ${selection.threshold}); name one with plan_id or describe the task further`,
-        { selection, candidates },
-      );
+      throw new DomainError('needs_more', needsMoreMessage(selection), { selection, candidates });
     }
     return { record: best.record, selected_by: 'retrieval', selection };
   }
@@ -195,6 +223,11 @@ export function createIntentService(deps: IntentServiceDeps) {
     const decided = (decision: 'auto_run' | 'refused') => {
       if (choice.selected_by === 'retrieval') selectionDecisions.inc({ decision });
     };
+    const defaultsProblem = overriddenDefaultsError(choice, input);
+    if (defaultsProblem) {
+      decided('refused');
+      throw defaultsProblem;
+    }
     try {
       const handle = await startPlanRun({
         client: deps.starter,

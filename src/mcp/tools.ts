@@ -10,7 +10,7 @@ import { temporalIdSchema } from '../domain/run-schemas';
 import { effectiveTrust, type Principal } from '../domain/principal';
 import { jsonProblem } from '../domain/json-limits';
 import { MAX_TASK_DESCRIPTOR_CHARS } from '../domain/selection';
-import { newEpisodeSchema, trustContextSchema } from '../domain/records';
+import { aRecordType, newEpisodeSchema, trustContextSchema } from '../domain/records';
 import { DomainError } from '../domain/errors';
 import { intentRequestSchema } from '../intents/schemas';
 import type { IntentComponents } from '../intents/wiring';
@@ -134,7 +134,7 @@ export function registerTools(server: McpServer, deps: McpToolDeps): void {
     ({ plan_id, reason, task_descriptor }) =>
       answer(async () => {
         const visible = await deps.plans.get(plan_id, effectiveTrust(principal));
-        if (visible.record.type !== 'plan_graph') throw new DomainError('not_a_plan', `record ${plan_id} is a ${visible.record.type}, not a plan graph`);
+        if (visible.record.type !== 'plan_graph') throw new DomainError('not_a_plan', `record ${plan_id} is ${aRecordType(visible.record.type)}, not a plan graph`);
         if (visible.redacted) throw new DomainError('forbidden', `plan ${plan_id} is above this caller's clearance`, { id: plan_id });
         const input: ReinforceInput = { reason, task_descriptor };
         return deps.reinforcer.reinforce(plan_id, principal.name, input);

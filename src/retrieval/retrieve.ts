@@ -14,6 +14,7 @@ import { contentWords } from '../domain/content-words';
 import { aliasMatch, exactCoverage } from '../domain/alias-match';
 import { phrasingTemplates, templateMatch, type PhrasingTemplates } from '../domain/phrasing-template';
 import { wordsOf } from '../domain/input-suggestions';
+import { actionConflict, planActionNames } from '../domain/action-words';
 import { calibratedScoreRecord, MEMBRANE_THRESHOLD, scoreRecord, select, type ScoreSignals, type Selection } from '../domain/scoring';
 import {
   CALIBRATED_THRESHOLD,
@@ -270,7 +271,7 @@ export function createRetriever(options: RetrieverOptions) {
       mode === 'membrane'
         ? select(selectable.map((c) => c.score), threshold)
         : calibratedSelect(selectable.map((c) => ({ match: c.signals.applicability, score: c.score })), threshold, options.calibration);
-    return { candidates: scored.slice(0, limit), selection: { ...selection, mode } };
+    return { candidates: scored.slice(0, limit), selection: { ...withActionGate(selection, task_descriptor, selectable[0]?.record, rows), mode } };
   }
 
   return {
@@ -279,6 +280,17 @@ export function createRetriever(options: RetrieverOptions) {
       return retrievalDuration.time(() => rank(request, now));
     },
   };
+}
+
+/**
+ * The selection, held back from auto-running when the top plan does another action than the
+ * task's verb asks for (src/domain/action-words.ts); its confidence is left as computed.
+ */
+function withActionGate(selection: Selection, task: string, top: MemoryRecord | undefined, rows: readonly CandidateRow[]): Selection {
+  if (selection.needs_more || top?.payload.kind !== 'plan_graph') return selection;
+  const aliases = rows.find((row) => row.id === top.id)?.aliases ?? [];
+  const conflict = actionConflict(task, planActionNames(top.payload, aliases));
+  return conflict ? { ...selection, needs_more: true, action_conflict: conflict } : selection;
 }
 
 /** The fused match of every candidate: calibrated weights, or reciprocal ranks within the pool. */

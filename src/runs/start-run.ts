@@ -9,7 +9,7 @@ import { assertRunInputs, withInputDefaults } from './run-inputs';
 import { DEFAULT_NODE_OUTPUT_LIMIT_BYTES, DEFAULT_RUN_INPUT_LIMIT_BYTES } from '../config';
 import { validatePlanGraph } from '../domain/graph';
 import { inputsSchemaIssues } from '../domain/inputs-schema';
-import type { MemoryRecord, PlanGraphPayload, TrustContext } from '../domain/records';
+import { aRecordType, type MemoryRecord, type PlanGraphPayload, type TrustContext } from '../domain/records';
 import { planSnapshot } from '../domain/plan-snapshot';
 import { EXECUTOR_VERSION, type PartitionedRunInput, type PlanRunInput, type ResumeFrom } from '../domain/run-state';
 import type { planExecutorWorkflow } from '../../workflows/plan-executor';
@@ -112,7 +112,7 @@ function partitionedSpec(record: MemoryRecord, payload: PlanGraphPayload, size: 
 export async function startPlanRun(options: StartRunOptions): Promise<WorkflowHandleWithStartDetails<typeof planExecutorWorkflow>> {
   const { record } = options;
   if (record.payload.kind !== 'plan_graph') {
-    throw new DomainError('not_a_plan', `record ${record.id} is a ${record.type}, not a plan graph`);
+    throw new DomainError('not_a_plan', `record ${record.id} is ${aRecordType(record.type)}, not a plan graph`);
   }
   if (record.status === 'retracted') throw new DomainError('plan_retracted', `plan ${record.id} is retracted`);
   const payload = record.payload;

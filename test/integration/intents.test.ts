@@ -150,6 +150,33 @@ describe('POST /v1/intents', () => {
     expect(await planRunsOf(plan.id)).toEqual([]);
   });
 
+  it('never runs an input’s default when the task names another value for it; sent, or the default named, it runs', async () => {
+    const scope = uid('s');
+    const inputs_schema = { type: 'object', required: [], properties: { to: { type: 'string', examples: ['team@example.com'], default: 'team@example.com' } } };
+    const nodes = [
+      { id: 'a', op: 'echo', params: { value: '{{inputs.to}}' } },
+      { id: 'b', op: 'echo', params: { upstream: '{{nodes.a.output}}' } },
+    ];
+    const plan = await storePlan({ scope, intent: `mail the digest ${scope}`, inputs_schema, nodes });
+    const key = await ctx.key(uid('agent'), 'low');
+    const task = `mail the digest ${scope} to eng-all@example.com`;
+    // Named by plan_id, so the check does not depend on what else this file's store holds; retrieval's pick is checked the same way.
+    const response = await ctx.call('POST', '/v1/intents', { task_descriptor: task, plan_id: plan.id, trust: { scopes: [scope] } }, key);
+    expect(response.statusCode).toBe(422);
+    expect(errorOf(response).code).toBe('invalid_inputs');
+    expect(errorOf(response).message).toMatch(/^the task names to=eng-all@example.com \(default "team@example.com"\), but inputs leave it to the default/);
+    expect(errorOf(response).details).toMatchObject({ plan_id: plan.id, selected_by: 'plan_id', suggested_inputs: { to: 'eng-all@example.com' } });
+    expect(await planRunsOf(plan.id)).toEqual([]);
+
+    const output = async (body: Record<string, unknown>) => {
+      const answer = await ctx.withWorker(() => ctx.call('POST', '/v1/intents', { ...body, plan_id: plan.id, trust: { scopes: [scope] }, wait: true }, key));
+      expect(answer.statusCode).toBe(202);
+      return (answer.json() as IntentResponse).run?.result?.nodes.find((n) => n.id === 'a')?.output;
+    };
+    expect(await output({ task_descriptor: task, inputs: { to: 'eng-all@example.com' } })).toEqual({ value: 'eng-all@example.com' });
+    expect(await output({ task_descriptor: `mail the digest ${scope} to team@example.com` })).toEqual({ value: 'team@example.com' });
+  });
+
   it('reads missing inputs off where the learned phrasings held their examples; resent, they run the plan', async () => {
     const scope = uid('s');
     const inputs_schema = {

@@ -228,6 +228,31 @@ describe('learning aliases', () => {
     expect((await ask('restart the invoicing queue workers')).candidates[0]!.signals.alias).toBeGreaterThan(0.5);
   });
 
+  it('a task asking for another action on a plan\'s object never auto-runs it, learned alias or not; the plan\'s own verbs still do', async () => {
+    await reset();
+    const at = (intent: string) => LABELLED_PLANS.findIndex((p) => p.intent === intent);
+    // A plan described in words of its own ("recycle the billing consumers"), and two plans far from it.
+    const workers = { ...LABELLED_PLANS[at('restart_stuck_workers')]!, intent: 'recycle_billing_consumers', description: 'Recycle the billing consumers when their queue stops draining.' };
+    const records = createRecordStore(db, embedder);
+    const { id } = await records.create({ type: 'plan_graph', sensitivity: 'public', confidence: 0.5, tags: [], payload: labelledPayload(workers, 0) });
+    await storeLabelled([at('purge_cdn_cache'), at('export_table_to_csv')]);
+    const ask = async (text: string) => (await createRetriever({ db, embedder }).retrieve({ task_descriptor: text, trust: publicTrust, limit: 10 }));
+    const others = ['stop the billing queue workers', 'kill the billing queue workers', 'start the billing queue workers'];
+    await createAliasLearner(db).learn(id, 'restart the billing queue workers', 'agent-7', 'test');
+    for (const other of others) {
+      const asked = await ask(other);
+      expect(asked.candidates[0]!.record.id, other).toBe(id);
+      expect(asked.selection.needs_more, other).toBe(true);
+      expect(asked.selection.action_conflict, other).toEqual({ task: other.split(' ')[0], plan: ['recycle', 'restart'] });
+    }
+    // The plan's own verb, the learned one and a verb of their class run it.
+    for (const same of ['recycle the billing consumers', 'restart the billing queue workers', 'please bounce the billing queue workers']) {
+      const asked = await ask(same);
+      expect(asked.selection.action_conflict, same).toBeUndefined();
+    }
+    expect((await ask('restart the billing queue workers')).selection.needs_more).toBe(false);
+  });
+
   it('vectors another embedder made are not compared until embeddings rebuild re-embeds them', async () => {
     await reset();
     const ids = await storeLabelled([0, 1]);

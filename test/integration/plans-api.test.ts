@@ -241,6 +241,8 @@ describe('error paths', () => {
       expect(res.statusCode, url).toBe(422);
       expect(res.json().error.code).toBe('not_a_plan');
     }
+    const res = await app.inject({ method: 'GET', url: `/v1/plans/${episode.id}`, headers: auth() });
+    expect(res.json().error.message).toBe(`record ${episode.id} is an episodic, not a plan graph`);
   });
 
   it('409 for reinforcing a plan that is no longer active: plan_retracted, or conflict naming the successor; nothing changes', async () => {

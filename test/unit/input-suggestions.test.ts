@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { suggestInputs, valueShape } from '../../src/domain/input-suggestions';
+import { overriddenDefaults, suggestInputs, valueShape } from '../../src/domain/input-suggestions';
 import { RESEARCH_INPUTS_SCHEMA, RESEARCH_PHRASINGS } from '../fixtures/research-plan';
 
 const schema = (properties: Record<string, unknown>, required = Object.keys(properties)) => ({ type: 'object', required, properties });
@@ -78,5 +78,25 @@ describe('inputs read off the task text', () => {
       const stored = ['Summarize incident INC-3071 for dana’s weekly review'];
       expect(suggestInputs(reviewer, "Summarize incident INC-4410 for priya's weekly review", {}, stored)).toEqual({ reviewer: 'priya' });
     });
+  });
+});
+
+describe('a default the task overrides', () => {
+  const report = schema(
+    { report: { type: 'string', examples: ['weekly'] }, to: { type: 'string', examples: ['team@example.com'], default: 'team@example.com' } },
+    ['report'],
+  );
+  it('is an input left out whose default differs from the value the task names for it', () => {
+    expect(overriddenDefaults(report, 'send the weekly report to eng-all@example.com', { report: 'weekly' })).toEqual([
+      { name: 'to', named: 'eng-all@example.com', default: 'team@example.com' },
+    ]);
+  });
+
+  it('is nothing when the caller gave the input, the task names the default or nothing, or the value is another input\'s', () => {
+    expect(overriddenDefaults(report, 'send the weekly report to eng-all@example.com', { report: 'weekly', to: 'team@example.com' })).toEqual([]);
+    expect(overriddenDefaults(report, 'send the weekly report to team@example.com', { report: 'weekly' })).toEqual([]);
+    expect(overriddenDefaults(report, 'send the weekly report', { report: 'weekly' })).toEqual([]);
+    const fromTo = schema({ from: { type: 'string', examples: ['ops@example.com'] }, to: { type: 'string', examples: ['team@example.com'], default: 'team@example.com' } }, ['from']);
+    expect(overriddenDefaults(fromTo, 'send the report from eng-all@example.com', { from: 'eng-all@example.com' })).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { memoryRecordSchema, newEpisodeSchema, redactedRecordSchema, typeEcho, withoutType } from '../../domain/records';
+import { aRecordType, memoryRecordSchema, newEpisodeSchema, redactedRecordSchema, typeEcho, withoutType } from '../../domain/records';
 import { DomainError } from '../../domain/errors';
 import { effectiveTrust } from '../../domain/principal';
 import type { Services } from '../../services';
@@ -37,7 +37,7 @@ export function episodeRoutes(services: Services) {
       handler: async ({ params, principal }) => {
         const visible = await services.plans.get(params.id, effectiveTrust(principal));
         if (visible.record.type !== 'episodic') {
-          throw new DomainError('not_an_episode', `record ${params.id} is a ${visible.record.type}, not an episode`, { id: params.id, type: visible.record.type });
+          throw new DomainError('not_an_episode', `record ${params.id} is ${aRecordType(visible.record.type)}, not an episode`, { id: params.id, type: visible.record.type });
         }
         return visible;
       },

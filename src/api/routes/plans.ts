@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { planToMermaid } from '../../domain/plan-diagram';
-import { memoryRecordSchema, redactedRecordSchema, typeEcho, withoutType } from '../../domain/records';
+import { aRecordType, memoryRecordSchema, redactedRecordSchema, typeEcho, withoutType } from '../../domain/records';
 import { DomainError } from '../../domain/errors';
 import { listPlansQuerySchema, type VisiblePlan } from '../../retrieval/plan-reader';
 import { reinforceInputSchema } from '../../retrieval/reinforce';
@@ -34,7 +34,7 @@ const writer = (principal: Principal) => ({ actor: principal.name, trust: effect
 /** Plans only: an episode or competence is named as such (422), not hidden. */
 function requirePlan(visible: VisiblePlan): VisiblePlan {
   if (visible.record.type !== 'plan_graph') {
-    throw new DomainError('not_a_plan', `record ${visible.record.id} is a ${visible.record.type}, not a plan graph`, { id: visible.record.id, type: visible.record.type });
+    throw new DomainError('not_a_plan', `record ${visible.record.id} is ${aRecordType(visible.record.type)}, not a plan graph`, { id: visible.record.id, type: visible.record.type });
   }
   return visible;
 }

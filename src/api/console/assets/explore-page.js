@@ -11,10 +11,13 @@ const HOW = {
 };
 
 function decision(selection) {
-  const { confidence, threshold, needs_more } = selection;
+  const { confidence, threshold, needs_more, action_conflict } = selection;
+  const why = action_conflict
+    ? `the task asks to “${action_conflict.task}”, but the top plan does “${action_conflict.plan.join('”, “')}”`
+    : `confidence ${confidence.toFixed(3)} is below the threshold ${threshold}`;
   return needs_more
     ? h('p', { class: 'decision more', id: 'decision', 'data-decision': 'needs_more' },
-      `Needs more: confidence ${confidence.toFixed(3)} is below the threshold ${threshold}. An intent without a plan_id is refused (422); pick a plan below or refine the task.`)
+      `Needs more: ${why}. An intent without a plan_id is refused (422); pick a plan below or refine the task.`)
     : h('p', { class: 'decision auto', id: 'decision', 'data-decision': 'auto_run' },
       `Auto-run: confidence ${confidence.toFixed(3)} ≥ threshold ${threshold}; an intent runs the top plan.`);
 }

@@ -1,0 +1,133 @@
+/**
+ * The action a task asks for, as a class of operational verbs, so the selector never auto-runs a
+ * plan that does something else to the same object ("stop the billing workers" against a plan
+ * that restarts them). Word vectors cannot tell these apart: verbs of opposite or different
+ * actions share contexts (stop/start/restart, purge/warm), so plans and tasks that differ only in
+ * the verb match almost as well as a repeat of the plan's own words.
+ *
+ * Only a task's leading verb counts (tasks are imperatives: "restart the billing workers"), and
+ * only verbs whose operational sense is clear are classed: "load", "run", "get", "reset" or
+ * "release" name too many actions, and a task or plan without a classed verb is never held back.
+ */
+import { documentWords } from './plan-document';
+
+/** Verb classes: words (and two-word phrasal verbs) that ask for the same action. */
+const ACTION_CLASSES: Record<string, readonly string[]> = {
+  restart: ['restart', 'reboot', 'bounce', 'recycle', 'relaunch', 'respawn'],
+  start: ['start', 'launch', 'boot', 'resume', 'unpause', 'create', 'provision', 'spin up', 'set up', 'setup', 'install', 'open'],
+  stop: ['stop', 'halt', 'kill', 'terminate', 'shut down', 'shutdown', 'spin down', 'cancel', 'disable', 'deactivate', 'turn off'],
+  pause: ['pause', 'suspend', 'freeze'],
+  enable: ['enable', 'activate', 'turn on', 'unfreeze'],
+  deploy: ['deploy', 'redeploy', 'ship', 'roll out', 'rollout', 'push', 'promote'],
+  rollback: ['rollback', 'roll back', 'go back', 'revert', 'undeploy', 'undo', 'downgrade'],
+  remove: [
+    'delete', 'remove', 'drop', 'destroy', 'wipe', 'erase', 'purge', 'flush', 'clear', 'clean', 'clean up', 'evict', 'invalidate',
+    'revoke', 'close', 'tear down', 'teardown', 'uninstall', 'decommission', 'deprovision', 'prune', 'truncate',
+  ],
+  warm: ['warm', 'prewarm', 'preload', 'prime'],
+  read: [
+    'list', 'show', 'fetch', 'read', 'view', 'inspect', 'count', 'monitor', 'watch', 'describe', 'look up', 'lookup', 'search', 'find',
+    'check', 'query', 'display', 'print', 'export', 'download', 'pull',
+  ],
+  import: ['import', 'ingest', 'upload'],
+  scale: ['scale', 'resize', 'autoscale', 'increase', 'decrease', 'grow', 'shrink'],
+  rotate: ['rotate', 'renew', 'regenerate', 'reissue', 'replace', 'swap'],
+  backup: ['backup', 'back up', 'snapshot'],
+  restore: ['restore', 'recover', 'bring back'],
+  refund: ['refund', 'reimburse'],
+  send: ['send', 'post', 'notify', 'email', 'message', 'announce', 'broadcast', 'tell'],
+  approve: ['approve', 'accept'],
+  reject: ['reject', 'deny', 'decline'],
+  lock: ['lock'],
+  unlock: ['unlock'],
+  upgrade: ['upgrade'],
+};
+
+const CLASS_OF: ReadonlyMap<string, string> = new Map(Object.entries(ACTION_CLASSES).flatMap(([name, words]) => words.map((w) => [w, name] as const)));
+
+/** Words an agent puts before the verb of its task: politeness, modals, the asker ("please can you", "we need to"). */
+const LEAD_IN = new Set(
+  'please kindly can could would will you i we need needs want wants to let lets us me go ahead and just now quickly should must help do then also'.split(' '),
+);
+
+/** The verb's forms an agent may write: as given, and without an -s, -es, -ed or -ing ending. */
+function baseForms(word: string): string[] {
+  const forms = [word];
+  for (const [suffix, ...replacements] of [['ing', '', 'e'], ['ed', '', 'e'], ['es', ''], ['s', '']] as const) {
+    if (!word.endsWith(suffix) || word.length <= suffix.length + 2) continue;
+    const stem = word.slice(0, -suffix.length);
+    for (const r of replacements) forms.push(stem + r);
+    // stopped, stopping → stop
+    if (stem.length > 2 && stem.at(-1) === stem.at(-2)) forms.push(stem.slice(0, -1));
+  }
+  return forms;
+}
+
+/** A classed verb: its words as written (base form) and its class. */
+export interface ActionWord {
+  word: string;
+  action: string;
+}
+
+function classed(phrase: string): ActionWord | undefined {
+  const [first, ...rest] = phrase.split(' ');
+  for (const form of baseForms(first!)) {
+    const word = [form, ...rest].join(' ');
+    const action = CLASS_OF.get(word);
+    if (action) return { word, action };
+  }
+  return undefined;
+}
+
+/** Words joining a second verb to the first: "find and merge", "check then restart". */
+const COORDINATION = new Set(['and', 'then', 'or']);
+
+/**
+ * The leading verb of a task or plan name, when it is a classed one; undefined otherwise, and
+ * when another verb is joined to it ("find and merge duplicates" does more than find).
+ */
+export function leadingAction(text: string): ActionWord | undefined {
+  const words = documentWords(text).toLowerCase().split(' ').filter(Boolean);
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    const phrasal = words[i + 1] ? classed(`${word} ${words[i + 1]}`) : undefined;
+    if (!phrasal && LEAD_IN.has(word)) continue;
+    const next = words[i + (phrasal ? 2 : 1)];
+    return next !== undefined && COORDINATION.has(next) ? undefined : (phrasal ?? classed(word));
+  }
+  return undefined;
+}
+
+/** The task's verb and the actions the plan is known to do, when the two disagree. */
+export interface ActionConflict {
+  /** The task's leading verb. */
+  task: string;
+  /** The classed verbs the plan's name, examples and learned aliases lead with. */
+  plan: string[];
+}
+
+/**
+ * Whether the task asks for another action than the plan does: its leading verb is of a class
+ * none of the plan's names (intent, examples, learned aliases) leads with. A plan that has been
+ * run for this very verb (an alias or example leading with it) never conflicts.
+ */
+export function actionConflict(task: string, planNames: readonly string[]): ActionConflict | undefined {
+  const asked = leadingAction(task);
+  if (!asked) return undefined;
+  const done = planNames.map(leadingAction).filter((a): a is ActionWord => a !== undefined);
+  if (done.length === 0 || done.some((a) => a.action === asked.action)) return undefined;
+  return { task: asked.word, plan: [...new Set(done.map((a) => a.word))] };
+}
+
+/**
+ * What says which action a plan does: its intent, the tasks it was written or learned for
+ * (examples) and the phrasings it has run for since (learned aliases). An intent that only joins
+ * the plan's op names (a learned plan whose episode never named its task) says how, not what.
+ */
+export function planActionNames(
+  plan: { intent: string; examples?: readonly string[]; nodes: ReadonlyArray<{ op: string }> },
+  aliases: readonly string[],
+): string[] {
+  const opsName = [...new Set(plan.nodes.map((node) => node.op))].join('_');
+  return [...(plan.intent === opsName ? [] : [plan.intent]), ...(plan.examples ?? []), ...aliases];
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { actionConflict, leadingAction, planActionNames } from '../../src/domain/action-words';
+
+describe('the action a task asks for', () => {
+  it('is its leading verb, past lead-ins, phrasal verbs and endings', () => {
+    expect(leadingAction('restart the billing workers')).toEqual({ word: 'restart', action: 'restart' });
+    expect(leadingAction('Please can you go ahead and bounce the workers')).toEqual({ word: 'bounce', action: 'restart' });
+    expect(leadingAction('we need to shut down the old cluster')).toEqual({ word: 'shut down', action: 'stop' });
+    expect(leadingAction('roll back the last deploy')).toEqual({ word: 'roll back', action: 'rollback' });
+    expect(leadingAction('go back to the previous deployment')).toEqual({ word: 'go back', action: 'rollback' });
+    expect(leadingAction('stopping the workers')?.action).toBe('stop');
+    expect(leadingAction('purged cache')?.action).toBe('remove');
+    expect(leadingAction('clean_up_old_docker_images')).toEqual({ word: 'clean up', action: 'remove' });
+  });
+
+  it('is unknown when the task does not lead with a classed verb', () => {
+    expect(leadingAction('someone dropped the invoices table, bring it back')).toBeUndefined();
+    expect(leadingAction('load last night\'s backup into the db')).toBeUndefined();
+    expect(leadingAction('the release broke checkout')).toBeUndefined();
+    expect(leadingAction('roll the dice')).toBeUndefined();
+    expect(leadingAction('')).toBeUndefined();
+  });
+});
+
+describe('an action conflict', () => {
+  it('holds a task back from a plan that leads with another class of verb', () => {
+    expect(actionConflict('pause the billing workers', ['restart_stuck_workers'])).toEqual({ task: 'pause', plan: ['restart'] });
+    expect(actionConflict('warm the cdn cache', ['purge_cdn_cache', 'flush the cloudfront cache'])).toEqual({ task: 'warm', plan: ['purge', 'flush'] });
+    expect(actionConflict('list the api keys', ['rotate_api_keys'])).toEqual({ task: 'list', plan: ['rotate'] });
+  });
+
+  it('never holds back a verb of the plan\'s class, one a learned alias leads with, or an unclassed task or plan', () => {
+    expect(actionConflict('reboot the billing workers', ['restart_stuck_workers'])).toBeUndefined();
+    expect(actionConflict('stop the billing workers', ['recycle_billing_consumers', 'stop the billing workers'])).toBeUndefined();
+    expect(actionConflict('handle the stuck workers', ['restart_stuck_workers'])).toBeUndefined();
+    expect(actionConflict('stop the billing workers', ['triage_latency_alert'])).toBeUndefined();
+    expect(actionConflict('stop the billing workers', [])).toBeUndefined();
+  });
+});
+
+describe('what a plan is known to do', () => {
+  const nodes = [{ id: 'a', op: 'fetch_page' }, { id: 'b', op: 'summarize_text' }, { id: 'c', op: 'fetch_page' }];
+  it('is its intent, examples and learned aliases', () => {
+    expect(planActionNames({ intent: 'restart_workers', examples: ['bounce the workers'], nodes }, ['recycle the workers'])).toEqual(['restart_workers', 'bounce the workers', 'recycle the workers']);
+  });
+
+  it('leaves out an intent that only joins its op names: that says how, not what', () => {
+    expect(planActionNames({ intent: 'fetch_page_summarize_text', examples: ['restart the billing workers'], nodes }, [])).toEqual(['restart the billing workers']);
+    expect(actionConflict('check the billing workers', planActionNames({ intent: 'fetch_page_summarize_text', examples: ['restart the billing workers'], nodes }, []))).toEqual({ task: 'check', plan: ['restart'] });
+  });
+});
+
+describe('a phrase with two actions', () => {
+  it('says no single one: "find and merge" does more than find', () => {
+    expect(leadingAction('find and merge duplicated customers')).toBeUndefined();
+    expect(leadingAction('check then restart the workers')).toBeUndefined();
+    expect(actionConflict('remove duplicate customer records', ['deduplicate_customer_records', 'find and merge duplicated customers'])).toBeUndefined();
+  });
+});
