@@ -9,7 +9,16 @@
 /** Most observed values an input keeps as examples. */
 export const MAX_INPUT_EXAMPLES = 5;
 
-type JsonType = 'string' | 'integer' | 'number' | 'boolean';
+type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array';
+
+const JSON_TYPES: ReadonlySet<string> = new Set(['string', 'integer', 'number', 'boolean', 'object', 'array']);
+
+/** A value's JSON Schema type (null has none a learned input could take). */
+function typeOf(value: unknown): string {
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  if (Array.isArray(value)) return 'array';
+  return value === null ? 'null' : typeof value;
+}
 
 interface InputProperty {
   type?: JsonType;
@@ -34,10 +43,10 @@ export function inputRefName(value: unknown): string | undefined {
 export const inputRef = (name: string) => `{{inputs.${name}}}`;
 
 function jsonType(values: readonly unknown[]): JsonType | undefined {
-  const types = new Set(values.map((v) => (typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'number') : typeof v)));
+  const types = new Set(values.map(typeOf));
   if (types.size === 2 && types.has('integer') && types.has('number')) return 'number';
   const [only] = types;
-  return types.size === 1 && (only === 'string' || only === 'integer' || only === 'number' || only === 'boolean') ? only : undefined;
+  return types.size === 1 && JSON_TYPES.has(only!) ? (only as JsonType) : undefined;
 }
 
 /** An input name from an arg key: word characters only, not starting with a digit. */

@@ -2,6 +2,7 @@
  * Inputs from the task: literals of one episode's tool calls that its task states (in a timeline
  * summary or its environment) become run inputs, whole or interpolated in a longer arg.
  */
+import { leadingAction } from '../domain/action-words';
 import type { EpisodicPayload, PlanGraphPayload } from '../domain/records';
 import { inputRef, InputSet, keyHint } from './input-schema';
 import { isPlainObject, isTemplate, isTraceable, leaves, withLeaf, type JsonPath } from './json-leaves';
@@ -23,7 +24,11 @@ export function taskInputs(plan: PlanGraphPayload, episode: TaskShape): PlanGrap
   if (!summaries && environment.size === 0) return plan;
   const inText = statedIn(summaries);
   const fields = fieldNames(episode.tool_graph.map((call) => call.result));
-  const stated = (value: string | number) => !fields.has(value) && (environment.has(`${typeof value}:${value}`) || inText(value));
+  // The action a task asks for is what the plan does, not a value its callers vary: "restart the
+  // billing workers" with `action: "restart"` keeps the arg (action-words.ts).
+  const actions = new Set(episode.timeline.flatMap((event) => leadingAction(event.summary ?? '')?.word ?? []));
+  const stated = (value: string | number) =>
+    !fields.has(value) && !(typeof value === 'string' && actions.has(value.toLowerCase())) && (environment.has(`${typeof value}:${value}`) || inText(value));
 
   const inputs = InputSet.from(plan.inputs_schema);
   const byValue = new Map<string, string>();

@@ -104,6 +104,22 @@ describe('inputs from the task text', () => {
     expect(plan.inputs_schema).toMatchObject({ required: ['customer'] });
   });
 
+  it('keeps the action the task asks for a constant: it is what the plan does, not a value callers vary', () => {
+    const episode = episodicPayloadSchema.parse({
+      kind: 'episodic',
+      timeline: [{ t: 1, event_kind: 'user_request', summary: 'please restart the billing queue workers on node worker-7' }],
+      tool_graph: [
+        { id: 'find', tool: 'queue_workers', args: { queue: 'billing' }, result: { pids: [11, 12] } },
+        { id: 'act', tool: 'supervisor', args: { action: 'restart', host: 'worker-7' }, depends_on: ['find'] },
+        { id: 'check', tool: 'queue_health', args: { queue: 'billing' }, depends_on: ['act'] },
+      ],
+      outcome: 'success',
+    });
+    const plan = planFromEpisode(episode, 'p', NOW);
+    expect(plan.nodes[1]!.params).toEqual({ action: 'restart', host: '{{inputs.host}}' });
+    expect(plan.inputs_schema).toMatchObject({ required: ['host', 'queue'] });
+  });
+
   it('reads a number as stated only as a token of its own, not inside an id', () => {
     const deep = (summary: string) => {
       const episode = setupEpisode('https://git.example/acme/api', 'main', { timeline: [{ t: 1, event_kind: 'setup_project', summary }] });

@@ -85,4 +85,15 @@ describe('inputsSchemaIssues', () => {
     expect(Object.keys(schema.properties ?? {})).toHaveLength(6);
     expect(inputsSchemaIssues(schema)).toEqual([]);
   });
+
+  it('types an input whose values were objects or arrays, so a string is refused before the op sees it', () => {
+    const inputs = new InputSet();
+    inputs.add('filter', [{ status: 'open' }, { status: 'closed', tag: 'vip' }]);
+    inputs.add('ids', [[1, 2], [3]]);
+    inputs.add('either', [{ a: 1 }, [1]]);
+    const schema = inputs.toSchema();
+    expect(schema.properties).toMatchObject({ filter: { type: 'object' }, ids: { type: 'array' } });
+    expect(schema.properties?.either).not.toHaveProperty('type');
+    expect(inputProblems(schema, { filter: 'open', ids: [1], either: 1 })).toEqual([expect.stringContaining('filter')]);
+  });
 });
