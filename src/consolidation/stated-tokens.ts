@@ -8,6 +8,7 @@
  */
 import { distinctive, valueShape, WEAK_NEIGHBOURS } from '../domain/input-suggestions';
 import { TEMPLATE } from '../domain/refs';
+import { ENGLISH_STOP_WORDS } from '../domain/content-words';
 
 const TOKEN = /[^\s"'`(),;!?<>[\]{}]+/g;
 /** Sentence punctuation after a token is not part of it ("shipping-api:"). */
@@ -70,7 +71,11 @@ export function valueTokens(text: string): string[] {
 export function wordFor(text: string, value: string): string | undefined {
   const at = firstAlone(text, value);
   if (at < 0) return undefined;
-  const telling = (word: string | undefined) => (word && !WEAK_NEIGHBOURS.has(word.toLowerCase()) ? word.toLowerCase() : undefined);
+  // Particles and pronouns name nothing: "roll out shipping-api-v2" does not call it `out`.
+  const telling = (word: string | undefined) => {
+    const lower = word?.toLowerCase();
+    return lower && !WEAK_NEIGHBOURS.has(lower) && !ENGLISH_STOP_WORDS.has(lower) ? lower : undefined;
+  };
   const before = /(\p{L}{3,})[\s:=#]*$/u.exec(text.slice(Math.max(0, at - 60), at))?.[1];
   const after = /^\s+(\p{L}{3,})(?![\p{L}\p{N}_-])/u.exec(text.slice(at + value.length, at + value.length + 60))?.[1];
   return telling(before) ?? telling(after);

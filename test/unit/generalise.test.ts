@@ -104,6 +104,20 @@ describe('inputs from the task text', () => {
     expect(plan.inputs_schema).toMatchObject({ required: ['customer'] });
   });
 
+  it('never names an input by a particle before its value ("roll out shipping-api-v2")', () => {
+    const episode = episodicPayloadSchema.parse({
+      kind: 'episodic',
+      timeline: [{ t: 1, event_kind: 'user_request', summary: 'roll out shipping-api-v2 to production' }],
+      tool_graph: [
+        { id: 'build', tool: 'ci_build', args: { ref: 'main' }, result: { image: 'img-1' } },
+        { id: 'deploy', tool: 'http_post', args: { target: 'https://deploy.example/apps/shipping-api-v2/rollout' }, depends_on: ['build'] },
+        { id: 'watch', tool: 'monitor', args: { minutes: 5 }, depends_on: ['deploy'] },
+      ],
+      outcome: 'success',
+    });
+    expect(planFromEpisode(episode, 'p', NOW).nodes[1]!.params).toEqual({ target: 'https://deploy.example/apps/{{inputs.target}}/rollout' });
+  });
+
   it('keeps the action the task asks for a constant: it is what the plan does, not a value callers vary', () => {
     const episode = episodicPayloadSchema.parse({
       kind: 'episodic',
