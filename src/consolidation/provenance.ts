@@ -6,6 +6,7 @@
 import type { PlanEdge, ToolNode } from '../domain/records';
 import { canonicalJson } from '../domain/canonical-json';
 import { isRefSafeId, isRefSafePath, isTemplate, isTraceable, leaves, outputRef, withLeaf, type JsonPath } from './json-leaves';
+import { aloneAt, firstAlone } from './stated-tokens';
 
 type TracedNode = Pick<ToolNode, 'id' | 'args' | 'result' | 'timestamp' | 'depends_on'>;
 
@@ -204,7 +205,8 @@ function compareRanks(a: readonly number[], b: readonly number[]): number {
 
 /**
  * Rewrites produced strings found inside a longer string as interpolated references: longest
- * values first, each occurrence not overlapping one already taken.
+ * values first, each occurrence at value edges (an output `restart` is not in "restarted"; see
+ * stated-tokens.ts) and not overlapping one already taken.
  */
 function interpolate(
   text: string,
@@ -216,7 +218,7 @@ function interpolate(
   const byValue = new Map<string, Producer[]>();
   producedStrings.forEach((list, node) => {
     for (const { value, path } of list) {
-      if (value.length < text.length && text.includes(value)) byValue.set(value, [...(byValue.get(value) ?? []), { node, path }]);
+      if (value.length < text.length && firstAlone(text, value) >= 0) byValue.set(value, [...(byValue.get(value) ?? []), { node, path }]);
     }
   });
   if (byValue.size === 0) return text;
@@ -226,7 +228,7 @@ function interpolate(
     if (!producer) continue;
     for (let start = text.indexOf(value); start >= 0; start = text.indexOf(value, start + 1)) {
       const end = start + value.length;
-      if (spans.some((s) => start < s.end && s.start < end)) continue;
+      if (!aloneAt(text, start, value) || spans.some((s) => start < s.end && s.start < end)) continue;
       spans.push({ start, end, ref: outputRef(nodes[producer.node]!.id, producer.path) });
       link(producer);
     }

@@ -29,7 +29,7 @@ const NUMBER_JOINED = /[\p{L}\p{N}_/-]/u;
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Whether `value`, found at `at` in `text`, stands at value edges: `joined` characters neither just before nor just after it. */
-function aloneAt(text: string, at: number, value: string, joined = JOINED, dotBefore = false): boolean {
+export function aloneAt(text: string, at: number, value: string, joined = JOINED, dotBefore = false): boolean {
   const before = text[at - 1] ?? '';
   const after = text[at + value.length] ?? '';
   // Digits joined by `.`, `,` or `:` are one number (`1.2.3`, `1,200`, `20:30`).
@@ -39,7 +39,7 @@ function aloneAt(text: string, at: number, value: string, joined = JOINED, dotBe
 }
 
 /** Where `value` first occurs in `text` at value edges; -1 when nowhere. */
-function firstAlone(text: string, value: string, joined = JOINED, dotBefore = false): number {
+export function firstAlone(text: string, value: string, joined = JOINED, dotBefore = false): number {
   for (let at = text.indexOf(value); at >= 0; at = text.indexOf(value, at + 1)) if (aloneAt(text, at, value, joined, dotBefore)) return at;
   return -1;
 }

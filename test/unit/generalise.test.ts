@@ -104,6 +104,22 @@ describe('inputs from the task text', () => {
     expect(plan.inputs_schema).toMatchObject({ required: ['customer'] });
   });
 
+  it('traces an output inside a longer string only at value edges: "restart" is not in "restarted"', () => {
+    const episode = episodicPayloadSchema.parse({
+      kind: 'episodic',
+      timeline: [{ t: 1, event_kind: 'user_request', summary: 'recycle the billing workers' }],
+      tool_graph: [
+        { id: 'plan', tool: 'choose_action', args: { queue: 'billing' }, result: { action: 'restart', host: 'wk-17' } },
+        { id: 'note', tool: 'log', args: { text: 'restarted billing on wk-17 (action restart)' }, depends_on: ['plan'] },
+        { id: 'done', tool: 'notify', args: { text: 'ok' }, depends_on: ['note'] },
+      ],
+      outcome: 'success',
+    });
+    expect(planFromEpisode(episode, 'p', NOW).nodes[1]!.params).toEqual({
+      text: 'restarted billing on {{nodes.plan.output.host}} (action {{nodes.plan.output.action}})',
+    });
+  });
+
   it('never names an input by a particle before its value ("roll out shipping-api-v2")', () => {
     const episode = episodicPayloadSchema.parse({
       kind: 'episodic',
