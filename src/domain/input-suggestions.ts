@@ -199,18 +199,25 @@ const FILLER_WORDS: ReadonlySet<string> = new Set([
 /** A filler word or words alone, unquoted, are never a value. */
 const fillerOnly = (value: string | number) => typeof value === 'string' && value.toLowerCase().split(' ').every((word) => FILLER_WORDS.has(word));
 
-/** Each value `task` names for one input. */
-function candidates(input: InputReading, task: Words): Set<string | number> {
-  const found = new Set<string | number>();
-  const add = (text: string, quoted = false) => {
+/**
+ * The value `task` names for one input, if one: where an example stood in a phrasing when that
+ * settles it (two addresses in the task, one after the word the example followed), else the one
+ * word shaped like the examples or standing where one stood.
+ */
+function namedValue(input: InputReading, task: Words): string | number | undefined {
+  const shaped = new Set<string | number>();
+  const placed = new Set<string | number>();
+  const add = (found: Set<string | number>, text: string, quoted = false) => {
     const value = typed(text, input.type);
     if (value !== undefined && (quoted || !fillerOnly(value))) found.add(value);
   };
   if (input.shapes) {
-    for (const word of task.at.keys()) if (input.shapes.has(valueShape(word)) || input.shapes.has(addressShape(word) ?? '')) add(word);
+    for (const word of task.at.keys()) if (input.shapes.has(valueShape(word)) || input.shapes.has(addressShape(word) ?? '')) add(shaped, word);
   }
-  for (const anchor of input.anchors) for (const text of readAt(anchor, task)) add(text, anchor.quoted);
-  return found;
+  for (const anchor of input.anchors) for (const text of readAt(anchor, task)) add(placed, text, anchor.quoted);
+  const all = new Set([...placed, ...shaped]);
+  const [value] = placed.size === 1 ? placed : all;
+  return placed.size === 1 || all.size === 1 ? value : undefined;
 }
 
 /**
@@ -221,8 +228,8 @@ export function readInputs(reader: InputReader, task: Words, given: Record<strin
   const found = new Map<string, string | number>();
   for (const input of reader.inputs) {
     if (input.name in given) continue;
-    const values = candidates(input, task);
-    if (values.size === 1) found.set(input.name, [...values][0]!);
+    const value = namedValue(input, task);
+    if (value !== undefined) found.set(input.name, value);
   }
   const claimed = [...found.values()];
   return Object.fromEntries([...found].filter(([, value]) => claimed.indexOf(value) === claimed.lastIndexOf(value)));

@@ -46,6 +46,14 @@ describe('inputs read off the task text', () => {
     expect(suggestInputs(both, 'link T-102 please', {})).toEqual({});
   });
 
+  it('lets where an example stood settle two words of its shape', () => {
+    const to = schema({ to: { type: 'string', examples: ['team@example.com'] } });
+    const phrasings = ['mail the digest to team@example.com today'];
+    expect(suggestInputs(to, 'mail the digest to eng-all@example.com today, cc boss@example.com', {}, phrasings)).toEqual({ to: 'eng-all@example.com' });
+    // Without a phrasing, the shape alone cannot choose.
+    expect(suggestInputs(to, 'mail the digest to eng-all@example.com today, cc boss@example.com', {})).toEqual({});
+  });
+
   describe('where the learned phrasings held the examples', () => {
     const research = RESEARCH_INPUTS_SCHEMA;
     const phrasings = RESEARCH_PHRASINGS;
