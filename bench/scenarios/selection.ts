@@ -18,7 +18,7 @@ import { LABELLED_PLANS, labelledPayload, labelledQueries, type LabelledQuery } 
 import { learningFolds } from '../selection/learning';
 import type { Figure, Scenario } from '../lib/scenario';
 import { round } from '../lib/stats';
-import { actionConflict } from '../../src/domain/action-words';
+import { actionConflict, planActionNames } from '../../src/domain/action-words';
 import { nearPlan, OTHER_ACTION_TASKS, sameActionFigures } from '../selection/other-actions';
 import { fewPlanFigures, otherActionFigures } from '../selection/visible-plans';
 import { confidenceFeatures } from '../../src/domain/selection';
@@ -91,8 +91,9 @@ export async function evaluateVariant(baseUrl: string, variant: SelectionVariant
     }
     const aliases = createAliasLearner(db);
     for (const query of options.learned ?? []) await aliases.learn(ids[query.plan]!, query.text, 'bench', 'learned in the selection bench');
-    // What each plan is known to do, for the action gate of the offline figures: its intent and learned aliases.
-    const names = LABELLED_PLANS.map((plan, index) => [plan.intent, ...(options.learned ?? []).filter((q) => q.plan === index).map((q) => q.text)]);
+    // What each plan is known to do, for the action gate of the offline figures, as the retriever reads it.
+    const learnedBy = (index: number) => (options.learned ?? []).filter((q) => q.plan === index).map((q) => q.text);
+    const names = LABELLED_PLANS.map((plan, index) => planActionNames(labelledPayload(plan, index), learnedBy(index)));
     await db.execute(sql`ANALYZE memory_records`);
     const retriever = createRetriever({ db, embedder: variant.embedder, ...variant.retriever });
     const outcomes: QueryOutcome[] = [];

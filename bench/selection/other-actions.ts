@@ -4,9 +4,9 @@
  * ranks first is the wrong plan, so every auto-run is a wrong one. Written after the verb classes
  * of src/domain/action-words.ts were chosen, in the verbs an operator would use.
  */
-import { actionConflict } from '../../src/domain/action-words';
+import { actionConflict, planActionNames } from '../../src/domain/action-words';
 import type { Figure } from '../lib/scenario';
-import { LABELLED_PLANS } from './labelled-set';
+import { LABELLED_PLANS, labelledPayload } from './labelled-set';
 
 /** A task, and the intent of the labelled plan whose object it names. */
 export const OTHER_ACTION_TASKS: ReadonlyArray<{ text: string; near: string }> = [
@@ -78,10 +78,11 @@ export function nearPlan(intent: string): number {
   return index;
 }
 
-/** How many of SAME_ACTION_TASKS the action gate would hold back from the plan they mean (its intent the plan's only name). */
+/** How many of SAME_ACTION_TASKS the action gate would hold back from the plan they mean. */
 export function sameActionFigures(): Figure[] {
   const tasks = Object.entries(SAME_ACTION_TASKS).flatMap(([intent, texts]) => texts.map((text) => ({ text, intent })));
-  const held = tasks.filter((task) => actionConflict(task.text, [task.intent]) !== undefined);
+  const names = (intent: string) => planActionNames(labelledPayload(LABELLED_PLANS[nearPlan(intent)]!, nearPlan(intent)), []);
+  const held = tasks.filter((task) => actionConflict(task.text, names(task.intent)) !== undefined);
   return [
     { label: 'held-out phrasings of a plan’s own action in other verbs', value: tasks.length },
     { label: 'held-out phrasings of a plan’s own action the action gate holds back from it', value: held.length },

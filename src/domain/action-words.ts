@@ -14,10 +14,15 @@ import { documentWords } from './plan-document';
 /** Verb classes: words (and two-word phrasal verbs) that ask for the same action. */
 const ACTION_CLASSES: Record<string, readonly string[]> = {
   restart: ['restart', 'reboot', 'bounce', 'recycle', 'relaunch', 'respawn'],
-  start: ['start', 'launch', 'boot', 'resume', 'unpause', 'create', 'provision', 'spin up', 'set up', 'setup', 'install', 'open'],
-  stop: ['stop', 'halt', 'kill', 'terminate', 'shut down', 'shutdown', 'spin down', 'cancel', 'disable', 'deactivate', 'turn off'],
-  pause: ['pause', 'suspend', 'freeze'],
-  enable: ['enable', 'activate', 'turn on', 'unfreeze'],
+  start: [
+    'start', 'launch', 'boot', 'resume', 'unpause', 'create', 'provision', 'spin up', 'set up', 'setup', 'install', 'open', 'enable', 'activate',
+    'turn on', 'unfreeze',
+  ],
+  stop: [
+    'stop', 'halt', 'kill', 'terminate', 'shut down', 'shutdown', 'take down', 'spin down', 'drain', 'cancel', 'disable', 'deactivate',
+    'turn off',
+  ],
+  pause: ['pause', 'suspend', 'freeze', 'silence', 'mute'],
   deploy: ['deploy', 'redeploy', 'ship', 'roll out', 'rollout', 'push', 'promote'],
   rollback: ['rollback', 'roll back', 'go back', 'revert', 'undeploy', 'undo', 'downgrade'],
   remove: [
@@ -27,7 +32,7 @@ const ACTION_CLASSES: Record<string, readonly string[]> = {
   warm: ['warm', 'prewarm', 'preload', 'prime'],
   read: [
     'list', 'show', 'fetch', 'read', 'view', 'inspect', 'count', 'monitor', 'watch', 'describe', 'look up', 'lookup', 'search', 'find',
-    'check', 'query', 'display', 'print', 'export', 'download', 'pull',
+    'check', 'query', 'display', 'print', 'export', 'download', 'pull', 'tell me', 'show me', 'give me',
   ],
   import: ['import', 'ingest', 'upload'],
   scale: ['scale', 'resize', 'autoscale', 'increase', 'decrease', 'grow', 'shrink'],
@@ -63,11 +68,15 @@ function baseForms(word: string): string[] {
   return forms;
 }
 
-/** A classed verb: its words as written (base form) and its class. */
+/** A classed verb: its words as written (base form) and its class; `negated` when the task forbids it. */
 export interface ActionWord {
   word: string;
   action: string;
+  negated?: boolean;
 }
+
+/** Words that turn the verb after them into what must not happen ("don't restart", "do not restart"). */
+const NEGATIONS = new Set(['not', 'don', 'dont', 'never', 'no']);
 
 function classed(phrase: string): ActionWord | undefined {
   const [first, ...rest] = phrase.split(' ');
@@ -88,10 +97,15 @@ const COORDINATION = new Set(['and', 'then', 'or']);
  */
 export function leadingAction(text: string): ActionWord | undefined {
   const words = documentWords(text).toLowerCase().split(' ').filter(Boolean);
+  let negated = false;
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;
     const phrasal = words[i + 1] ? classed(`${word} ${words[i + 1]}`) : undefined;
-    if (!phrasal && LEAD_IN.has(word)) continue;
+    // "don't" splits into "don" and "t".
+    if (NEGATIONS.has(word) || (word === 't' && words[i - 1] === 'don')) negated = true;
+    if (!phrasal && (LEAD_IN.has(word) || NEGATIONS.has(word) || word === 't')) continue;
+    // A forbidden action is never one to run, whatever its verb: "do not drain the workers".
+    if (negated) return { word: `not ${phrasal?.word ?? word}`, action: 'negated', negated };
     const next = words[i + (phrasal ? 2 : 1)];
     return next !== undefined && COORDINATION.has(next) ? undefined : (phrasal ?? classed(word));
   }
@@ -114,14 +128,17 @@ export interface ActionConflict {
 export function actionConflict(task: string, planNames: readonly string[]): ActionConflict | undefined {
   const asked = leadingAction(task);
   if (!asked) return undefined;
-  const done = planNames.map(leadingAction).filter((a): a is ActionWord => a !== undefined);
+  const done = planNames.map(leadingAction).filter((a): a is ActionWord => a !== undefined && !a.negated);
+  if (asked.negated) return { task: asked.word, plan: [...new Set(done.map((a) => a.word))] };
   if (done.length === 0 || done.some((a) => a.action === asked.action)) return undefined;
   return { task: asked.word, plan: [...new Set(done.map((a) => a.word))] };
 }
 
 /**
  * What says which action a plan does: its intent, the tasks it was written or learned for
- * (examples) and the phrasings it has run for since (learned aliases). An intent that only joins
+ * (examples) and the phrasings it has run for since (learned aliases). Not its description,
+ * whose sentences name every step ("… and check that it drained"): measured, it held back
+ * right plans and let other actions through. An intent that only joins
  * the plan's op names (a learned plan whose episode never named its task) says how, not what.
  */
 export function planActionNames(
@@ -130,4 +147,10 @@ export function planActionNames(
 ): string[] {
   const opsName = [...new Set(plan.nodes.map((node) => node.op))].join('_');
   return [...(plan.intent === opsName ? [] : [plan.intent]), ...(plan.examples ?? []), ...aliases];
+}
+
+/** A conflict in words, for messages: what the task asks and what the plan does instead. */
+export function describeConflict(conflict: ActionConflict): string {
+  const does = conflict.plan.length > 0 ? `, and the best match does "${conflict.plan.join('", "')}"` : '';
+  return conflict.task.startsWith('not ') ? `the task says "${conflict.task}"${does}` : `the task asks to "${conflict.task}", but the best match does "${conflict.plan.join('", "')}"`;
 }

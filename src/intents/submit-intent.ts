@@ -17,6 +17,7 @@ import { planPhrasings } from '../domain/phrasing-template';
 import { phrasingWithoutValues } from '../domain/alias-match';
 import { isSelectable, type Retriever } from '../retrieval/retrieve';
 import type { Selection } from '../domain/scoring';
+import { describeConflict } from '../domain/action-words';
 import { PLAN_ID_ATTRIBUTE, startPlanRun, type RunOpener } from '../runs/start-run';
 import { missingInputs } from '../runs/run-inputs';
 import type { AliasLearner } from '../store/aliases';
@@ -125,7 +126,7 @@ function assertRunnable(record: MemoryRecord, trust: TrustContext): void {
 function needsMoreMessage(selection: Selection): string {
   const conflict = selection.action_conflict;
   if (conflict) {
-    return `the best match does "${conflict.plan.join('", "')}", not "${conflict.task}" (confidence ${selection.confidence.toFixed(3)}); name it with plan_id if that is what you mean, or describe the task further`;
+    return `${describeConflict(conflict)} (confidence ${selection.confidence.toFixed(3)}); name it with plan_id if that is what you mean, or describe the task further`;
   }
   return `no stored plan is a confident match (confidence ${selection.confidence.toFixed(3)} < ${selection.threshold}); name one with plan_id or describe the task further`;
 }

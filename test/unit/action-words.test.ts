@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actionConflict, leadingAction, planActionNames } from '../../src/domain/action-words';
+import { actionConflict, describeConflict, leadingAction, planActionNames } from '../../src/domain/action-words';
 
 describe('the action a task asks for', () => {
   it('is its leading verb, past lead-ins, phrasal verbs and endings', () => {
@@ -55,5 +55,29 @@ describe('a phrase with two actions', () => {
     expect(leadingAction('find and merge duplicated customers')).toBeUndefined();
     expect(leadingAction('check then restart the workers')).toBeUndefined();
     expect(actionConflict('remove duplicate customer records', ['deduplicate_customer_records', 'find and merge duplicated customers'])).toBeUndefined();
+  });
+});
+
+describe('a forbidden action', () => {
+  it('is held back from every plan that says what it does, whatever its verb', () => {
+    expect(leadingAction("don't restart the billing workers")).toEqual({ word: 'not restart', action: 'negated', negated: true });
+    expect(actionConflict('do not restart the billing workers', ['restart_stuck_workers'])).toEqual({ task: 'not restart', plan: ['restart'] });
+    expect(actionConflict('please never drain the billing workers', ['restart_stuck_workers'])).toEqual({ task: 'not drain', plan: ['restart'] });
+  });
+
+  it('classes "take down", "drain", "silence" and "tell me" by what they do', () => {
+    expect(actionConflict('take down the billing workers', ['restart_stuck_workers'])?.task).toBe('take down');
+    expect(actionConflict('drain the billing workers', ['restart_stuck_workers'])?.task).toBe('drain');
+    expect(actionConflict('silence the quokka roster', ['notify_quokka_roster'])?.task).toBe('silence');
+    expect(actionConflict('tell me the health status of payments', ['show_health_status'])).toBeUndefined();
+    expect(actionConflict('resume the nightly cron job', ['enable_nightly_cron_job'])).toBeUndefined();
+  });
+});
+
+describe('a conflict in words', () => {
+  it('says what the task asks and what the plan does', () => {
+    expect(describeConflict({ task: 'stop', plan: ['restart'] })).toBe('the task asks to "stop", but the best match does "restart"');
+    expect(describeConflict({ task: 'not restart', plan: ['restart'] })).toBe('the task says "not restart", and the best match does "restart"');
+    expect(describeConflict({ task: 'not drain', plan: [] })).toBe('the task says "not drain"');
   });
 });

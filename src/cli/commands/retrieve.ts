@@ -12,6 +12,7 @@ import { DomainError } from '../../domain/errors';
 import { createRetriever, type RetrieveResult } from '../../retrieval/retrieve';
 import { integerFlag } from '../flags';
 import { configFromEnv } from '../runtime';
+import { describeConflict } from '../../domain/action-words';
 
 export interface TrustFlags {
   maxSensitivity: string;
@@ -52,7 +53,7 @@ function candidateLabel(c: RetrieveResult['candidates'][number]): string {
 
 /** Why an otherwise confident pick was held back, in words ('' when it was not). */
 function heldBack(conflict: RetrieveResult['selection']['action_conflict']): string {
-  return conflict ? ` (held back: the task asks to "${conflict.task}", the top plan does "${conflict.plan.join('", "')}")` : '';
+  return conflict ? ` (held back: ${describeConflict(conflict)})` : '';
 }
 
 /** The decision in words: what the selector would do with this ranking. */

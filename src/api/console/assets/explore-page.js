@@ -12,9 +12,12 @@ const HOW = {
 
 function decision(selection) {
   const { confidence, threshold, needs_more, action_conflict } = selection;
-  const why = action_conflict
-    ? `the task asks to “${action_conflict.task}”, but the top plan does “${action_conflict.plan.join('”, “')}”`
-    : `confidence ${confidence.toFixed(3)} is below the threshold ${threshold}`;
+  const does = action_conflict ? `the top plan does “${action_conflict.plan.join('”, “')}”` : '';
+  const why = !action_conflict
+    ? `confidence ${confidence.toFixed(3)} is below the threshold ${threshold}`
+    : action_conflict.task.startsWith('not ')
+      ? `the task says “${action_conflict.task}”${action_conflict.plan.length > 0 ? `, and ${does}` : ''}`
+      : `the task asks to “${action_conflict.task}”, but ${does}`;
   return needs_more
     ? h('p', { class: 'decision more', id: 'decision', 'data-decision': 'needs_more' },
       `Needs more: ${why}. An intent without a plan_id is refused (422); pick a plan below or refine the task.`)
