@@ -141,6 +141,7 @@ interface InputProperty {
   type?: unknown;
   examples?: unknown;
   default?: unknown;
+  enum?: unknown;
 }
 
 /** A word or words of the task as a value of the input's type; undefined when it is not one. */
@@ -157,6 +158,13 @@ interface InputReading {
   /** Shapes of its string examples, when distinctive enough to read by. */
   shapes?: Set<string>;
   anchors: Anchor[];
+  /**
+   * Reading a defaulted input: the words its examples followed in the phrasings (a word of the
+   * shape counts only after one of them: "from noreply@…" is not the `to` of "to team@…"), and
+   * its plain examples and enum values, which count where the task says one ("… to production").
+   */
+  after?: Set<string>;
+  words?: Set<string>;
 }
 
 /** A plan's inputs, ready to be read off any number of tasks (what depends on the plan only). */
@@ -186,7 +194,14 @@ export function inputReader(schema: Record<string, unknown>, phrasings: readonly
     for (const example of examples) {
       for (const phrasing of prepared) for (const anchor of anchorsOf(example, phrasing)) anchors.set(JSON.stringify(anchor), anchor);
     }
-    inputs.push({ name, type: property.type, shapes: byShape ? shapes : undefined, anchors: [...anchors.values()] });
+    const reading: InputReading = { name, type: property.type, shapes: byShape ? shapes : undefined, anchors: [...anchors.values()] };
+    if (which === 'defaulted') {
+      const before = [...anchors.values()].flatMap((a) => a.before ?? []);
+      if (before.length > 0) reading.after = new Set(before);
+      const enumValues = Array.isArray(property.enum) ? property.enum : [];
+      reading.words = new Set([...strings, ...enumValues].filter((v): v is string => typeof v === 'string' && !/\s/.test(v)).map((v) => v.toLowerCase()));
+    }
+    inputs.push(reading);
   }
   return { inputs };
 }
@@ -211,9 +226,11 @@ function namedValue(input: InputReading, task: Words): string | number | undefin
     const value = typed(text, input.type);
     if (value !== undefined && (quoted || !fillerOnly(value))) found.add(value);
   };
+  const follows = (word: string) => !input.after || task.at.get(word)!.some((i) => input.after!.has(task.lower[i - 1] ?? ''));
   if (input.shapes) {
-    for (const word of task.at.keys()) if (input.shapes.has(valueShape(word)) || input.shapes.has(addressShape(word) ?? '')) add(shaped, word);
+    for (const word of task.at.keys()) if ((input.shapes.has(valueShape(word)) || input.shapes.has(addressShape(word) ?? '')) && follows(word)) add(shaped, word);
   }
+  if (input.words) for (const word of task.at.keys()) if (input.words.has(word.toLowerCase())) add(placed, word);
   for (const anchor of input.anchors) for (const text of readAt(anchor, task)) add(placed, text, anchor.quoted);
   const all = new Set([...placed, ...shaped]);
   const [value] = placed.size === 1 ? placed : all;
@@ -252,11 +269,23 @@ export function overriddenDefaults(
   phrasings: readonly string[] = [],
 ): Array<{ name: string; named: string | number; default: unknown }> {
   const properties = (schema.properties ?? {}) as Record<string, InputProperty>;
-  const givenValues = new Set(Object.values(given).map((value) => JSON.stringify(value)));
-  const named = readInputs(inputReader(schema, phrasings, 'defaulted'), wordsOf(task), given);
+  const words = wordsOf(task);
+  // Values the caller gave (inside arrays and objects too) or a required input takes are not this input's.
+  const taken = new Set([...jsonScalars(given), ...Object.values(readInputs(inputReader(schema, phrasings), words, {}))].map(sameValue));
+  const named = readInputs(inputReader(schema, phrasings, 'defaulted'), words, given);
   return Object.entries(named)
-    .filter(([name, value]) => JSON.stringify(value) !== JSON.stringify(properties[name]!.default) && !givenValues.has(JSON.stringify(value)))
+    .filter(([name, value]) => sameValue(value) !== sameValue(properties[name]!.default) && !taken.has(sameValue(value)))
     .map(([name, value]) => ({ name, named: value, default: properties[name]!.default }));
+}
+
+/** A value as compared with a default: addresses and names ignore case and a trailing slash. */
+const sameValue = (value: unknown) => (typeof value === 'string' ? value.toLowerCase().replace(/\/+$/, '') : JSON.stringify(value));
+
+/** Every string and number inside a JSON value. */
+function jsonScalars(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value.flatMap(jsonScalars);
+  if (value && typeof value === 'object') return Object.values(value).flatMap(jsonScalars);
+  return typeof value === 'string' || typeof value === 'number' ? [value] : [];
 }
 
 /** The text's words without every occurrence of the values (compared without edge punctuation), joined by spaces. */

@@ -107,4 +107,24 @@ describe('a default the task overrides', () => {
     const fromTo = schema({ from: { type: 'string', examples: ['ops@example.com'] }, to: { type: 'string', examples: ['team@example.com'], default: 'team@example.com' } }, ['from']);
     expect(overriddenDefaults(fromTo, 'send the report from eng-all@example.com', { from: 'eng-all@example.com' })).toEqual([]);
   });
+
+  it('is not a value a required input takes, one given inside an array, or the default written otherwise', () => {
+    const invoice = schema({ to: { type: 'string', examples: ['bob@example.com'] }, cc: { type: 'string', examples: ['billing@example.com'], default: 'billing@example.com' } }, ['to']);
+    const phrasings = ['Email the invoice to bob@example.com with a copy to billing@example.com'];
+    expect(overriddenDefaults(invoice, 'email the invoice to carol@example.com', {}, phrasings)).toEqual([]);
+    expect(overriddenDefaults(report, 'send the weekly report, cc boss@example.com', { report: 'weekly', cc: ['Boss@example.com'] })).toEqual([]);
+    expect(overriddenDefaults(report, 'send the weekly report to Team@Example.com', { report: 'weekly' })).toEqual([]);
+  });
+
+  it('reads a word of the shape only after a word the example followed, and a plain example or enum value where the task says one', () => {
+    const digest = schema({ to: { type: 'string', examples: ['team@example.com'], default: 'team@example.com' } }, []);
+    const phrasings = ['Send the weekly digest to team@example.com'];
+    expect(overriddenDefaults(digest, 'send the weekly digest from noreply@corp.com', {}, phrasings)).toEqual([]);
+    expect(overriddenDefaults(digest, 'send the weekly digest to eng@corp.com', {}, phrasings)).toEqual([{ name: 'to', named: 'eng@corp.com', default: 'team@example.com' }]);
+    const env = schema({ env: { type: 'string', enum: ['staging', 'production'], examples: ['staging'], default: 'staging' } }, []);
+    expect(overriddenDefaults(env, 'deploy the checkout service to production', {}, ['Deploy the checkout service to staging'])).toEqual([
+      { name: 'env', named: 'production', default: 'staging' },
+    ]);
+    expect(overriddenDefaults(env, 'deploy the checkout service to staging', {}, ['Deploy the checkout service to staging'])).toEqual([]);
+  });
 });
