@@ -88,6 +88,19 @@ function classed(phrase: string): ActionWord | undefined {
   return undefined;
 }
 
+/** Particles of phrasal verbs, which may stand after the object: "shut the workers down". */
+const PARTICLES = new Set(['up', 'down', 'out', 'back', 'off', 'on']);
+/** How far after its verb a particle is looked for. */
+const PARTICLE_REACH = 6;
+
+/** The phrasal verb a word makes with a particle after its object ("shut the workers down"), if one. */
+function splitPhrasal(words: readonly string[], i: number): ActionWord | undefined {
+  for (let j = i + 2; j < Math.min(words.length, i + 2 + PARTICLE_REACH); j++) {
+    if (PARTICLES.has(words[j]!)) return classed(`${words[i]} ${words[j]}`);
+  }
+  return undefined;
+}
+
 /** Words joining a second verb to the first: "find and merge", "check then restart". */
 const COORDINATION = new Set(['and', 'then', 'or']);
 
@@ -101,13 +114,14 @@ export function leadingAction(text: string): ActionWord | undefined {
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;
     const phrasal = words[i + 1] ? classed(`${word} ${words[i + 1]}`) : undefined;
+    const split = phrasal || classed(word) ? undefined : splitPhrasal(words, i);
     // "don't" splits into "don" and "t".
     if (NEGATIONS.has(word) || (word === 't' && words[i - 1] === 'don')) negated = true;
     if (!phrasal && (LEAD_IN.has(word) || NEGATIONS.has(word) || word === 't')) continue;
     // A forbidden action is never one to run, whatever its verb: "do not drain the workers".
-    if (negated) return { word: `not ${phrasal?.word ?? word}`, action: 'negated', negated };
+    if (negated) return { word: `not ${phrasal?.word ?? split?.word ?? word}`, action: 'negated', negated };
     const next = words[i + (phrasal ? 2 : 1)];
-    return next !== undefined && COORDINATION.has(next) ? undefined : (phrasal ?? classed(word));
+    return next !== undefined && COORDINATION.has(next) ? undefined : (phrasal ?? classed(word) ?? split);
   }
   return undefined;
 }

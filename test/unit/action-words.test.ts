@@ -81,3 +81,14 @@ describe('a conflict in words', () => {
     expect(describeConflict({ task: 'not drain', plan: [] })).toBe('the task says "not drain"');
   });
 });
+
+describe('a phrasal verb split around its object', () => {
+  it('is read with its particle', () => {
+    expect(leadingAction('shut the billing workers down')).toEqual({ word: 'shut down', action: 'stop' });
+    expect(leadingAction('roll the checkout release back')).toEqual({ word: 'roll back', action: 'rollback' });
+    expect(actionConflict('take the billing workers down', ['restart_stuck_workers'])?.task).toBe('take down');
+    // A classed verb keeps its own sense; an unclassed one without a particle stays unknown.
+    expect(leadingAction('check the workers back on')).toEqual({ word: 'check', action: 'read' });
+    expect(leadingAction('shut the ticket')).toBeUndefined();
+  });
+});
