@@ -9,9 +9,9 @@
 /** Most observed values an input keeps as examples. */
 export const MAX_INPUT_EXAMPLES = 5;
 
-type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array';
-
-const JSON_TYPES: ReadonlySet<string> = new Set(['string', 'integer', 'number', 'boolean', 'object', 'array']);
+/** The JSON Schema types a learned input is given, when all its values share one. */
+const JSON_TYPES = ['string', 'integer', 'number', 'boolean', 'object', 'array'] as const;
+type JsonType = (typeof JSON_TYPES)[number];
 
 /** A value's JSON Schema type (null has none a learned input could take). */
 function typeOf(value: unknown): string {
@@ -46,7 +46,7 @@ function jsonType(values: readonly unknown[]): JsonType | undefined {
   const types = new Set(values.map(typeOf));
   if (types.size === 2 && types.has('integer') && types.has('number')) return 'number';
   const [only] = types;
-  return types.size === 1 && JSON_TYPES.has(only!) ? (only as JsonType) : undefined;
+  return types.size === 1 ? JSON_TYPES.find((type) => type === only) : undefined;
 }
 
 /** An input name from an arg key: word characters only, not starting with a digit. */
