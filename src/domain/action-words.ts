@@ -160,7 +160,19 @@ export function planActionNames(
   aliases: readonly string[],
 ): string[] {
   const opsName = [...new Set(plan.nodes.map((node) => node.op))].join('_');
-  return [...(plan.intent === opsName ? [] : [plan.intent]), ...(plan.examples ?? []), ...aliases];
+  const trailing = trailingAction(plan.intent);
+  const intent = plan.intent === opsName ? [] : [plan.intent, ...(trailing ? [trailing.word] : [])];
+  return [...intent, ...(plan.examples ?? []), ...aliases];
+}
+
+/**
+ * The verb a plan name ends with when it does not lead with one: names put the object first
+ * ("billing_worker_restart", "cdn cache purge"), tasks the verb.
+ */
+function trailingAction(name: string): ActionWord | undefined {
+  if (leadingAction(name)) return undefined;
+  const words = documentWords(name).toLowerCase().split(' ').filter(Boolean);
+  return words.length > 1 ? (classed(words.slice(-2).join(' ')) ?? classed(words.at(-1)!)) : undefined;
 }
 
 /** A conflict in words, for messages: what the task asks and what the plan does instead. */

@@ -4,6 +4,7 @@
  * every figure can be checked by hand. The calibrated mode's match and confidence: selection.ts.
  */
 import type { ActionConflict } from './action-words';
+import type { ValueConflict } from './fixed-values';
 import type { Payload } from './records';
 import { calibratedScore } from './selection';
 
@@ -114,6 +115,8 @@ export interface Selection {
   threshold: number;
   /** Set when the top plan does another action than the task's verb asks for: it never auto-runs. */
   action_conflict?: ActionConflict;
+  /** Set when the task names values the top plan keeps fixed (and takes no input for): it never auto-runs. */
+  value_conflict?: ValueConflict[];
 }
 
 /** Selection over the given scores against a threshold. */

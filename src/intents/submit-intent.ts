@@ -17,7 +17,7 @@ import { planPhrasings } from '../domain/phrasing-template';
 import { phrasingWithoutValues } from '../domain/alias-match';
 import { isSelectable, type Retriever } from '../retrieval/retrieve';
 import type { Selection } from '../domain/scoring';
-import { describeConflict } from '../domain/action-words';
+import { holdReason } from '../domain/holds';
 import { PLAN_ID_ATTRIBUTE, startPlanRun, type RunOpener } from '../runs/start-run';
 import { missingInputs } from '../runs/run-inputs';
 import type { AliasLearner } from '../store/aliases';
@@ -124,9 +124,9 @@ function assertRunnable(record: MemoryRecord, trust: TrustContext): void {
 
 /** Why retrieval did not pick a plan to run, and what the caller can do. */
 function needsMoreMessage(selection: Selection): string {
-  const conflict = selection.action_conflict;
-  if (conflict) {
-    return `${describeConflict(conflict)} (confidence ${selection.confidence.toFixed(3)}); name it with plan_id if that is what you mean, or describe the task further`;
+  const held = holdReason(selection);
+  if (held) {
+    return `${held} (confidence ${selection.confidence.toFixed(3)}); name it with plan_id if that is what you mean, or describe the task further`;
   }
   return `no stored plan is a confident match (confidence ${selection.confidence.toFixed(3)} < ${selection.threshold}); name one with plan_id or describe the task further`;
 }

@@ -15,6 +15,7 @@ import { aliasMatch, exactCoverage } from '../domain/alias-match';
 import { phrasingTemplates, templateMatch, type PhrasingTemplates } from '../domain/phrasing-template';
 import { wordsOf } from '../domain/input-suggestions';
 import { actionConflict, planActionNames } from '../domain/action-words';
+import { valueConflicts } from '../domain/fixed-values';
 import { calibratedScoreRecord, MEMBRANE_THRESHOLD, scoreRecord, select, type ScoreSignals, type Selection } from '../domain/scoring';
 import {
   CALIBRATED_THRESHOLD,
@@ -271,7 +272,7 @@ export function createRetriever(options: RetrieverOptions) {
       mode === 'membrane'
         ? select(selectable.map((c) => c.score), threshold)
         : calibratedSelect(selectable.map((c) => ({ match: c.signals.applicability, score: c.score })), threshold, options.calibration);
-    return { candidates: scored.slice(0, limit), selection: { ...withActionGate(selection, task_descriptor, selectable[0]?.record, rows), mode } };
+    return { candidates: scored.slice(0, limit), selection: { ...withGates(selection, task_descriptor, selectable[0]?.record, rows), mode } };
   }
 
   return {
@@ -284,13 +285,16 @@ export function createRetriever(options: RetrieverOptions) {
 
 /**
  * The selection, held back from auto-running when the top plan does another action than the
- * task's verb asks for (src/domain/action-words.ts); its confidence is left as computed.
+ * task's verb asks for (src/domain/action-words.ts), or would replace a value the task names with
+ * one it keeps fixed (src/domain/fixed-values.ts); its confidence is left as computed.
  */
-function withActionGate(selection: Selection, task: string, top: MemoryRecord | undefined, rows: readonly CandidateRow[]): Selection {
+function withGates(selection: Selection, task: string, top: MemoryRecord | undefined, rows: readonly CandidateRow[]): Selection {
   if (selection.needs_more || top?.payload.kind !== 'plan_graph') return selection;
   const aliases = rows.find((row) => row.id === top.id)?.aliases ?? [];
   const conflict = actionConflict(task, planActionNames(top.payload, aliases));
-  return conflict ? { ...selection, needs_more: true, action_conflict: conflict } : selection;
+  if (conflict) return { ...selection, needs_more: true, action_conflict: conflict };
+  const fixed = valueConflicts(top.payload, task);
+  return fixed.length > 0 ? { ...selection, needs_more: true, value_conflict: fixed } : selection;
 }
 
 /** The fused match of every candidate: calibrated weights, or reciprocal ranks within the pool. */

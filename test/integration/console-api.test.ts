@@ -209,5 +209,14 @@ describe('whoami, episodes by id and the /ui shell', () => {
     }
     expect((await ctx.app.inject({ method: 'GET', url: '/ui/assets/../../server.ts' })).statusCode).toBe(404);
     expect((await ctx.app.inject({ method: 'GET', url: '/ui/assets/nope.js' })).statusCode).toBe(404);
+    // A page the console does not have is a page of the console saying so, its path escaped.
+    const missing = await ctx.app.inject({ method: 'GET', url: '/ui/runz/%3Cb%3Ex?y=1' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.headers['content-type']).toMatch(/^text\/html/);
+    expect(missing.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(missing.body).toContain('No console page at <code>/ui/runz/%3Cb%3Ex</code>');
+    expect(missing.body).toContain('<a href="/ui/runs">Runs</a>');
+    // The API's own paths still answer JSON.
+    expect((await ctx.app.inject({ method: 'GET', url: '/v1/nope' })).json()).toMatchObject({ error: { code: 'not_found' } });
   });
 });

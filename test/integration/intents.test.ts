@@ -177,6 +177,35 @@ describe('POST /v1/intents', () => {
     expect(await output({ task_descriptor: `mail the digest ${scope} to team@example.com` })).toEqual({ value: 'team@example.com' });
   });
 
+  it('never auto-runs a plan that would replace a value the task names with one it keeps fixed; named by plan_id, or the fixed value asked for, it runs', async () => {
+    const scope = uid('s');
+    const inputs_schema = { type: 'object', required: ['host'], properties: { host: { type: 'string', examples: ['w-7', 'w-3'] } } };
+    const nodes = [
+      { id: 'restart', op: 'echo', params: { value: '{{inputs.host}}' } },
+      { id: 'report', op: 'echo', params: { to: 'team@example.com', upstream: '{{nodes.restart.output}}' } },
+    ];
+    const plan = await storePlan({ scope, intent: `recycle the ${scope} workers and report`, examples: [`recycle the ${scope} workers on w-7 and report`], inputs_schema, nodes, edges: [{ from: 'restart', to: 'report', kind: 'data' }] });
+    const key = await ctx.key(uid('agent'), 'low');
+    const ask = (task: string, extra: Record<string, unknown> = {}) =>
+      ctx.withWorker(() => ctx.call('POST', '/v1/intents', { task_descriptor: task, inputs: { host: 'w-9' }, trust: { scopes: [scope] }, wait: true, ...extra }, key));
+    const task = `recycle the ${scope} workers on w-9 and report to eng-all@example.com`;
+    const held = await ask(task);
+    expect(held.statusCode).toBe(422);
+    expect(errorOf(held).code).toBe('needs_more');
+    expect(errorOf(held).message).toMatch(/^the task names "eng-all@example.com" where the best match always uses "team@example.com" \(node report, param to\), and the plan takes no input for it \(confidence/);
+    const details = errorOf(held).details as { selection: { value_conflict: unknown }; candidates: Array<{ record: { id: string } }> };
+    expect(details.selection.value_conflict).toEqual([{ task: 'eng-all@example.com', node: 'report', param: 'to', plan: 'team@example.com' }]);
+    expect(details.candidates[0]!.record.id).toBe(plan.id);
+    expect(await planRunsOf(plan.id)).toEqual([]);
+
+    const reportedTo = async (answer: Awaited<ReturnType<typeof ask>>) => {
+      expect(answer.statusCode).toBe(202);
+      return ((answer.json() as IntentResponse).run?.result?.nodes.find((n) => n.id === 'report')?.output as { to?: string }).to;
+    };
+    expect(await reportedTo(await ask(`recycle the ${scope} workers on w-9 and report to team@example.com`))).toBe('team@example.com');
+    expect(await reportedTo(await ask(task, { plan_id: plan.id }))).toBe('team@example.com');
+  });
+
   it('reads missing inputs off where the learned phrasings held their examples; resent, they run the plan', async () => {
     const scope = uid('s');
     const inputs_schema = {

@@ -44,6 +44,16 @@ describe('what a plan is known to do', () => {
     expect(planActionNames({ intent: 'restart_workers', examples: ['bounce the workers'], nodes }, ['recycle the workers'])).toEqual(['restart_workers', 'bounce the workers', 'recycle the workers']);
   });
 
+  it('reads the verb a plan name ends with when it leads with none: names put the object first', () => {
+    expect(planActionNames({ intent: 'billing_worker_restart', nodes }, [])).toEqual(['billing_worker_restart', 'restart']);
+    expect(planActionNames({ intent: 'W billing workers shut down', nodes }, [])).toEqual(['W billing workers shut down', 'shut down']);
+    expect(actionConflict('stop the billing workers', planActionNames({ intent: 'billing worker restart', nodes }, []))).toEqual({ task: 'stop', plan: ['restart'] });
+    expect(actionConflict('bounce the billing workers', planActionNames({ intent: 'billing worker restart', nodes }, []))).toBeUndefined();
+    // A name leading with a verb keeps it alone; a name ending in no classed verb adds none.
+    expect(planActionNames({ intent: 'deploy status check', nodes }, [])).toEqual(['deploy status check']);
+    expect(planActionNames({ intent: 'user password reset', nodes }, [])).toEqual(['user password reset']);
+  });
+
   it('leaves out an intent that only joins its op names: that says how, not what', () => {
     expect(planActionNames({ intent: 'fetch_page_summarize_text', examples: ['restart the billing workers'], nodes }, [])).toEqual(['restart the billing workers']);
     expect(actionConflict('check the billing workers', planActionNames({ intent: 'fetch_page_summarize_text', examples: ['restart the billing workers'], nodes }, []))).toEqual({ task: 'check', plan: ['restart'] });

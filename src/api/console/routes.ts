@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { extname, join } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { CONSOLE_ASSETS_DIR } from '../../package-files';
-import { renderShell, type ConsolePage } from './shell';
+import { renderNotFound, renderShell, type ConsolePage } from './shell';
 
 const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
 
@@ -40,13 +40,13 @@ const CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-function sendShell(reply: FastifyReply, page: ConsolePage, subject?: string) {
+function sendHtml(reply: FastifyReply, html: string) {
   return reply
     .header('content-security-policy', CSP)
     .header('x-content-type-options', 'nosniff')
     .header('cache-control', 'no-store')
     .type('text/html; charset=utf-8')
-    .send(renderShell(page, subject));
+    .send(html);
 }
 
 /** Registers the console's routes on the API. */
@@ -54,7 +54,7 @@ export function registerConsole(app: FastifyInstance): void {
   const assets = loadAssets();
   const shell = (url: string, page: ConsolePage, param?: 'workflow_id' | 'id') =>
     app.get(url, (request, reply) =>
-      sendShell(reply, page, param ? (request.params as Record<string, string>)[param] : undefined),
+      sendHtml(reply, renderShell(page, param ? (request.params as Record<string, string>)[param] : undefined)),
     );
   app.get('/ui', (_request, reply) => reply.redirect('/ui/runs'));
   shell('/ui/runs', 'runs');
@@ -62,6 +62,8 @@ export function registerConsole(app: FastifyInstance): void {
   shell('/ui/plans', 'plans');
   shell('/ui/plans/:id', 'plan', 'id');
   shell('/ui/explore', 'explore');
+  // A mistyped or stale console link gets a page of the console, not the API's JSON 404.
+  app.get('/ui/*', (request, reply) => sendHtml(reply.status(404), renderNotFound(request.url.split('?')[0]!)));
   for (const [url, asset] of assets) {
     app.get(url, (_request, reply) =>
       reply.header('x-content-type-options', 'nosniff').header('cache-control', 'no-cache').type(asset.type).send(asset.body),

@@ -12,7 +12,7 @@ import { DomainError } from '../../domain/errors';
 import { createRetriever, type RetrieveResult } from '../../retrieval/retrieve';
 import { integerFlag } from '../flags';
 import { configFromEnv } from '../runtime';
-import { describeConflict } from '../../domain/action-words';
+import { holdReason } from '../../domain/holds';
 
 export interface TrustFlags {
   maxSensitivity: string;
@@ -52,16 +52,17 @@ function candidateLabel(c: RetrieveResult['candidates'][number]): string {
 }
 
 /** Why an otherwise confident pick was held back, in words ('' when it was not). */
-function heldBack(conflict: RetrieveResult['selection']['action_conflict']): string {
-  return conflict ? ` (held back: ${describeConflict(conflict)})` : '';
+function heldBack(selection: RetrieveResult['selection']): string {
+  const reason = holdReason(selection);
+  return reason ? ` (held back: ${reason})` : '';
 }
 
 /** The decision in words: what the selector would do with this ranking. */
 export function describeDecision(result: RetrieveResult): string {
-  const { confidence, needs_more, threshold, mode, action_conflict } = result.selection;
+  const { confidence, needs_more, threshold, mode } = result.selection;
   const how = mode === 'membrane' ? 'membrane confidence (best − second) / best' : 'calibrated confidence, estimated P(top plan is right)';
   const verdict = needs_more ? 'needs more: an intent would answer needs_more with these candidates' : 'auto-run: an intent would run the best selectable candidate without asking';
-  return `decision: ${how} ${confidence.toFixed(3)} vs threshold ${threshold} → ${verdict}${heldBack(action_conflict)}`;
+  return `decision: ${how} ${confidence.toFixed(3)} vs threshold ${threshold} → ${verdict}${heldBack(result.selection)}`;
 }
 
 /** The ranking as aligned text lines; with `explain`, every signal behind each score. */
@@ -73,7 +74,7 @@ export function formatRetrieval(result: RetrieveResult, explain = false): string
     const alias = s.alias === undefined ? '' : `  alias ${f2(s.alias)}`;
     return `${head}\n      lexical ${f2(s.lexical)}  words ${f2(s.alignment)}  dense ${f2(s.cosine)}${alias}  match ${f2(s.applicability)}  success ${f2(s.success_rate)}  recency ${f2(s.recency)}`;
   });
-  lines.push(explain ? describeDecision(result) : `selection confidence ${result.selection.confidence.toFixed(3)} (threshold ${result.selection.threshold})${result.selection.needs_more ? ': needs more' : ''}${heldBack(result.selection.action_conflict)}`);
+  lines.push(explain ? describeDecision(result) : `selection confidence ${result.selection.confidence.toFixed(3)} (threshold ${result.selection.threshold})${result.selection.needs_more ? ': needs more' : ''}${heldBack(result.selection)}`);
   return lines.join('\n');
 }
 

@@ -11,10 +11,13 @@ const HOW = {
 };
 
 function decision(selection) {
-  const { confidence, threshold, needs_more, action_conflict } = selection;
+  const { confidence, threshold, needs_more, action_conflict, value_conflict } = selection;
   const does = action_conflict ? `the top plan does “${action_conflict.plan.join('”, “')}”` : '';
+  const fixed = (value_conflict ?? []).map((c) => `“${c.task}” where the top plan always uses “${c.plan}” (node ${c.node}, param ${c.param})`);
   const why = !action_conflict
-    ? `confidence ${confidence.toFixed(3)} is below the threshold ${threshold}`
+    ? fixed.length > 0
+      ? `the task names ${fixed.join(' and ')}, and the plan takes no input for ${fixed.length > 1 ? 'them' : 'it'}`
+      : `confidence ${confidence.toFixed(3)} is below the threshold ${threshold}`
     : action_conflict.task.startsWith('not ')
       ? `the task says “${action_conflict.task}”${action_conflict.plan.length > 0 ? `, and ${does}` : ''}`
       : `the task asks to “${action_conflict.task}”, but ${does}`;

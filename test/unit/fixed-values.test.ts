@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { describeValueConflicts, valueConflicts, valueKind } from '../../src/domain/fixed-values';
+import { holdReason } from '../../src/domain/holds';
+
+/** A learned report plan: the host varies (an input), the recipient was the same in both episodes (fixed). */
+const reportPlan = {
+  intent: 'restart the billing workers and report',
+  examples: ['restart the billing workers on w-7 and report', 'restart the billing workers on w-3 and report'],
+  inputs_schema: { type: 'object', properties: { host: { type: 'string', examples: ['w-7', 'w-3'] } }, required: ['host'] },
+  nodes: [
+    { id: 'restart', params: { host: '{{inputs.host}}', action: 'restart' } },
+    { id: 'report', params: { to: 'team@example.com', cc: ['ops@example.com'], subject: 'restarted {{inputs.host}}' } },
+  ],
+};
+
+describe('a value the plan keeps fixed', () => {
+  it('holds a task naming another value of the same kind that no input takes', () => {
+    expect(valueConflicts(reportPlan, 'restart the billing workers on w-9 and report to eng-all@example.com')).toEqual([
+      { task: 'eng-all@example.com', node: 'report', param: 'to', plan: 'team@example.com' },
+      { task: 'eng-all@example.com', node: 'report', param: 'cc[0]', plan: 'ops@example.com' },
+    ]);
+  });
+
+  it('lets the fixed values through, in any case, and any fixed value the task also names', () => {
+    expect(valueConflicts(reportPlan, 'restart the billing workers on w-9 and report to Team@Example.com')).toEqual([]);
+    expect(valueConflicts(reportPlan, 'restart the billing workers on w-9, report to team@example.com and eng@example.com')).toEqual([
+      { task: 'eng@example.com', node: 'report', param: 'cc[0]', plan: 'ops@example.com' },
+    ]);
+    expect(valueConflicts(reportPlan, 'restart the billing workers on w-9 and report')).toEqual([]);
+  });
+
+  it('leaves values an input takes to the input: read off the task, or of an input example\'s kind', () => {
+    expect(valueConflicts(reportPlan, 'restart the billing workers on w-12 and report')).toEqual([]);
+    const byUrl = {
+      ...reportPlan,
+      inputs_schema: { type: 'object', properties: { page: { type: 'string', examples: ['https://status.example.com/billing'] } } },
+      nodes: [...reportPlan.nodes, { id: 'fetch', params: { url: 'https://api.example.com/v1/health' } }],
+    };
+    expect(valueConflicts(byUrl, 'check https://status.example.com/payments and report')).toEqual([]);
+  });
+
+  it('never holds a plan with a string input that could take anything', () => {
+    const open = { ...reportPlan, inputs_schema: { type: 'object', properties: { note: { type: 'string' } } } };
+    expect(valueConflicts(open, 'restart the billing workers and report to eng-all@example.com')).toEqual([]);
+  });
+
+  it('compares telling kinds only: addresses and identifiers with digits, not plain words or numbers', () => {
+    expect(valueKind('team@example.com')).toBe('e-mail');
+    expect(valueKind('https://api.example.com/v1')).toBe(valueKind('http://x.org'));
+    expect(valueKind('eu-west-1')).toBe(valueKind('us-east-2'));
+    expect(valueKind('T-102')).toBe('A-9');
+    expect(valueKind('billing')).toBeUndefined();
+    expect(valueKind('100')).toBeUndefined();
+    expect(valueKind('v2')).toBeUndefined();
+    const plan = { ...reportPlan, nodes: [{ id: 'scan', params: { region: 'eu-west-1', limit: '100', mode: 'fast' } }] };
+    expect(valueConflicts(plan, 'scan w-1 in us-east-2, top 50, slow mode')).toEqual([{ task: 'us-east-2', node: 'scan', param: 'region', plan: 'eu-west-1' }]);
+  });
+
+  it('reads another value where the plan\'s phrasings state a fixed one, whatever its kind', () => {
+    const learned = {
+      intent: 'ask deploy service 82 for https://git.example/acme/web-18 on branch hotfix',
+      examples: ['ask deploy service 82 for https://git.example/acme/web-18 on branch hotfix', 'ask deploy service 82 for https://git.example/acme/api-3 on branch main'],
+      inputs_schema: {
+        type: 'object',
+        required: ['url', 'branch'],
+        properties: { url: { type: 'string', examples: ['https://git.example/acme/web-18', 'https://git.example/acme/api-3'] }, branch: { type: 'string', examples: ['hotfix', 'main'] } },
+      },
+      nodes: [{ id: 'ask', params: { service: 82, url: '{{inputs.url}}', branch: '{{inputs.branch}}' } }],
+    };
+    expect(valueConflicts(learned, 'ask deploy service 900160 for https://git.example/initech/portal-857 on branch feature-82')).toEqual([
+      { task: '900160', node: 'ask', param: 'service', plan: '82' },
+    ]);
+    // The plan's own value, and new values of its inputs, run.
+    expect(valueConflicts(learned, 'ask deploy service 82 for https://git.example/initech/portal-857 on branch feature-82')).toEqual([]);
+    // A fixed word stated in the phrasings: "pick the phone" is not the plan's "pick the email".
+    const pick = { intent: 'pick the email of the customer', inputs_schema: {}, nodes: [{ id: 'p', params: { field: 'email' } }] };
+    expect(valueConflicts(pick, 'pick the phone of the customer')).toEqual([{ task: 'phone', node: 'p', param: 'field', plan: 'email' }]);
+    expect(valueConflicts(pick, 'pick the email of the customer')).toEqual([]);
+    expect(valueConflicts(pick, 'pick the email of the new customer')).toEqual([]);
+  });
+
+  it('is said in words, and is a reason to hold the pick', () => {
+    const conflicts = valueConflicts(reportPlan, 'restart the billing workers on w-9 and report to eng-all@example.com').slice(0, 1);
+    const said = 'the task names "eng-all@example.com" where the best match always uses "team@example.com" (node report, param to), and the plan takes no input for it';
+    expect(describeValueConflicts(conflicts)).toBe(said);
+    expect(holdReason({ value_conflict: conflicts })).toBe(said);
+    expect(holdReason({})).toBeUndefined();
+  });
+});
