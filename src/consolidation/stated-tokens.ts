@@ -59,6 +59,12 @@ export function statedIn(text: string): (value: unknown) => boolean {
  */
 export const isValueToken = (token: string) => token.length >= 4 && (distinctive(valueShape(token)) || /^\d+$/.test(token));
 
+/**
+ * A whole input's value, looked for inside longer args: shaped like a value, or a short id with
+ * a digit (`w-7`, `T-12`): the task named it whole, so it is no common word ("restarted w-7").
+ */
+export const isInputToken = (token: string) => isValueToken(token) || (token.length >= 3 && /\p{N}/u.test(token) && distinctive(valueShape(token)));
+
 /** The value-shaped tokens of a text. */
 export function valueTokens(text: string): string[] {
   return [...text.matchAll(TOKEN)].map((m) => m[0].replace(TRAILING, '')).filter(isValueToken);

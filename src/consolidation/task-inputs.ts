@@ -6,7 +6,7 @@ import { leadingAction } from '../domain/action-words';
 import type { EpisodicPayload, PlanGraphPayload } from '../domain/records';
 import { inputRef, InputSet, keyHint } from './input-schema';
 import { isPlainObject, isTemplate, isTraceable, leaves, withLeaf, type JsonPath } from './json-leaves';
-import { isValueToken, statedIn, tokenInterpolator, valueTokens, wordFor } from './stated-tokens';
+import { isInputToken, statedIn, tokenInterpolator, valueTokens, wordFor } from './stated-tokens';
 
 type Params = Record<string, unknown>;
 type TaskShape = Pick<EpisodicPayload, 'timeline' | 'environment' | 'tool_graph'>;
@@ -48,14 +48,14 @@ export function taskInputs(plan: PlanGraphPayload, episode: TaskShape): PlanGrap
       return params === node.params ? node : { ...node, params };
     });
   // Whole values first, so a value also stated inside a longer arg takes the whole arg's name.
-  const whole = eachLeaf(plan.nodes, (value, path) => (isTraceable(value) && !isTemplate(value) && stated(value) ? inputFor(value, keyHint(path)) : value));
+  const whole = eachLeaf(plan.nodes, (value, path) => ((isTraceable(value) || (typeof value === 'string' && isInputToken(value))) && !isTemplate(value) && stated(value) ? inputFor(value, keyHint(path)) : value));
   // Inside longer args: the value-shaped tokens the task states, and every value-shaped value that
   // became a whole input (ticket `4411` is in `…/refunds/4411/` too). A token of a whole input is
   // that input, whatever its type; a new one is named by the task's word for it ("ticket T-4411").
   const wholeValues = new Map<string, string>();
   for (const [key, name] of byValue) {
     const value = key.slice(key.indexOf(':') + 1);
-    if (isValueToken(value)) wholeValues.set(value, name);
+    if (isInputToken(value)) wholeValues.set(value, name);
   }
   const interpolate = tokenInterpolator(new Set([...valueTokens(summaries), ...wholeValues.keys()]));
   const nodes = eachLeaf(whole, (value, path) =>

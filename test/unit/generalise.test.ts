@@ -355,6 +355,12 @@ describe('values a task states inside URLs and ids', () => {
       version: '{{inputs.version}}',
       url: 'https://git.example/{{inputs.url}}/releases/{{inputs.version}}/notes',
     });
+    // A short id the task named whole is that input inside a message too ("restarted w-7"); a word or number as short is not.
+    expect(params('restart the workers on w-7 for 2 min', { host: 'w-7', minutes: 2, text: 'restarted w-7 (2 min, see w-7a)' })).toEqual({
+      host: '{{inputs.host}}',
+      minutes: 2,
+      text: 'restarted {{inputs.host}} (2 min, see w-7a)',
+    });
     // A plain word is whole only: inside a longer arg it is as often something else.
     expect(params('build branch main of acme/widgets', { branch: 'main', path: '/src/main/java' })).toEqual({ branch: '{{inputs.branch}}', path: '/src/main/java' });
     expect(params('look up order 558812 for the customer', { url: 'https://shop.example/orders/558812?view=full' })).toEqual({ url: 'https://shop.example/orders/{{inputs.order}}?view=full' });
