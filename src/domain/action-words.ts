@@ -165,14 +165,27 @@ export function planActionNames(
   return [...intent, ...(plan.examples ?? []), ...aliases];
 }
 
+/** Action nouns a plan name may end with, as their verbs ("customer_data_deletion" deletes). */
+const ACTION_NOUNS: ReadonlyMap<string, string> = new Map([
+  ['deletion', 'delete'], ['removal', 'remove'], ['erasure', 'erase'], ['cleanup', 'clean up'], ['teardown', 'tear down'], ['creation', 'create'],
+  ['deployment', 'deploy'], ['rotation', 'rotate'], ['restoration', 'restore'], ['recovery', 'recover'], ['termination', 'terminate'],
+  ['cancellation', 'cancel'], ['suspension', 'suspend'], ['revocation', 'revoke'], ['invalidation', 'invalidate'], ['installation', 'install'],
+  ['provisioning', 'provision'], ['decommissioning', 'decommission'], ['shutdown', 'shut down'], ['rollback', 'roll back'], ['reboot', 'reboot'],
+]);
+
 /**
  * The verb a plan name ends with when it does not lead with one: names put the object first
- * ("billing_worker_restart", "cdn cache purge"), tasks the verb.
+ * ("billing_worker_restart", "cdn cache purge", "customer_data_deletion"), tasks the verb. A
+ * name holding another classed word ("order_refund_email") says no single action.
  */
 function trailingAction(name: string): ActionWord | undefined {
   if (leadingAction(name)) return undefined;
   const words = documentWords(name).toLowerCase().split(' ').filter(Boolean);
-  return words.length > 1 ? (classed(words.slice(-2).join(' ')) ?? classed(words.at(-1)!)) : undefined;
+  if (words.length < 2) return undefined;
+  const last = words.at(-1)!;
+  const found = classed(words.slice(-2).join(' ')) ?? classed(ACTION_NOUNS.get(last) ?? last);
+  const others = words.slice(0, found?.word.includes(' ') ? -2 : -1);
+  return found && !others.some((word) => classed(word) || ACTION_NOUNS.has(word)) ? found : undefined;
 }
 
 /** A conflict in words, for messages: what the task asks and what the plan does instead. */

@@ -7,7 +7,8 @@
  *   deploy service 900160 for …" against a plan learned as "ask deploy service 82 for …"), read as
  *   an input's overridden default is (input-suggestions.ts);
  * - a task word of the fixed value's telling kind that no input takes ("… report to
- *   eng-all@example.com" beside a fixed `to: team@example.com` no phrasing names).
+ *   eng-all@example.com" beside a fixed `to: team@example.com` no phrasing names); an address
+ *   counts only named as where something goes, not mentioned in passing ("requested by bob@…").
  */
 import {
   addressShape,
@@ -22,6 +23,7 @@ import {
   wordsOf,
   type Words,
 } from './input-suggestions';
+import { leadingAction } from './action-words';
 import { planPhrasings } from './phrasing-template';
 
 /** A value the task names where the plan keeps another. */
@@ -96,7 +98,9 @@ function statedConflicts(plan: FixedValuePlan, fixed: readonly FixedValue[], tas
   // The intent too: a learned plan's is the task it was first learned for.
   const phrasings = [...new Set([plan.intent, ...planPhrasings(plan)])].slice(0, MAX_PHRASINGS);
   const phrased = phrasings.map(phrasingWords);
-  const stated = fixed.filter((f) => phrased.some((words) => withoutValues(words, [f.value]).removed > 0));
+  // The verb its phrasings lead with is the action gate's to compare, synonyms and all ("flush" for "purge").
+  const verbs = new Set(phrasings.flatMap((phrasing) => leadingAction(phrasing)?.word ?? []));
+  const stated = fixed.filter((f) => !verbs.has(String(f.value).toLowerCase()) && phrased.some((words) => withoutValues(words, [f.value]).removed > 0));
   if (stated.length === 0) return [];
   const schema = plan.inputs_schema;
   const posed = Object.fromEntries(
@@ -110,10 +114,16 @@ function statedConflicts(plan: FixedValuePlan, fixed: readonly FixedValue[], tas
   });
 }
 
+/** Words naming where something goes or whom it reaches: "report to …", "cc …", "upload it into …". */
+const DESTINATION_WORDS: ReadonlySet<string> = new Set(['to', 'into', 'onto', 'cc', 'bcc', 'notify', 'email', 'e-mail', 'mail', 'tell', 'ping', 'alert']);
+
+const ADDRESS_KINDS: ReadonlySet<string> = new Set(['e-mail', 'url']);
+
 /**
- * A task word of a telling kind (valueKind) that no input takes (none reads it off the task, and
- * none has examples of the kind or is a string without examples, which could take anything),
- * beside a fixed param of that kind whose value the task does not name.
+ * A task word of a telling kind (valueKind), an address only where named as a destination (after
+ * a DESTINATION_WORDS word), that no input takes (none reads it off the task, and none has examples of the kind or is
+ * a string without examples, which could take anything), beside a fixed param of that kind whose
+ * value the task does not name.
  */
 function kindConflicts(plan: FixedValuePlan, fixed: readonly FixedValue[], words: Words): ValueConflict[] {
   const properties = Object.values((plan.inputs_schema.properties ?? {}) as Record<string, { type?: unknown; examples?: unknown }>);
@@ -126,9 +136,11 @@ function kindConflicts(plan: FixedValuePlan, fixed: readonly FixedValue[], words
   if (kinded.length === 0) return [];
   const inputKinds = new Set(properties.flatMap((p) => scalarExamples(p).flatMap((e) => valueKind(String(e)) ?? [])));
   const read = readAllInputs(plan, words);
+  const destination = (i: number) => DESTINATION_WORDS.has(words.lower[i - 1] ?? '');
   const named = uniqueWords(words).filter((word) => {
     const kind = valueKind(word);
-    return kind !== undefined && !inputKinds.has(kind) && !read.some((value) => same(value, word)) && !fixed.some((f) => same(f.value, word));
+    if (kind === undefined || (ADDRESS_KINDS.has(kind) && !words.at.get(word)!.some(destination))) return false;
+    return !inputKinds.has(kind) && !read.some((value) => same(value, word)) && !fixed.some((f) => same(f.value, word));
   });
   return named.flatMap((word) =>
     kinded

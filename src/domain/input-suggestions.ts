@@ -210,6 +210,8 @@ export function inputReader(schema: Record<string, unknown>, phrasings: readonly
 const FILLER_WORDS: ReadonlySet<string> = new Set([
   ...WEAK_NEIGHBOURS,
   ...['now', 'then', 'today', 'tonight', 'again', 'asap', 'here', 'there', 'everything', 'everyone', 'all', 'them', 'they', 'us', 'you', 'him', 'her', 'someone', 'something', 'anything', 'thanks'],
+  // "as usual", "as discussed", "like before": the value the caller means is the one it had.
+  ...['usual', 'always', 'before', 'discussed', 'agreed', 'planned', 'expected', 'normal', 'normally', 'requested', 'previously', 'earlier', 'last', 'time'],
 ]);
 /** A filler word or words alone, unquoted, are never a value. */
 const fillerOnly = (value: string | number) => typeof value === 'string' && value.toLowerCase().split(' ').every((word) => FILLER_WORDS.has(word));

@@ -52,6 +52,9 @@ describe('what a plan is known to do', () => {
     // A name leading with a verb keeps it alone; a name ending in no classed verb adds none.
     expect(planActionNames({ intent: 'deploy status check', nodes }, [])).toEqual(['deploy status check']);
     expect(planActionNames({ intent: 'user password reset', nodes }, [])).toEqual(['user password reset']);
+    // An action noun is its verb; a name with two classed words says no single action.
+    expect(actionConflict('export the customer data for initech', planActionNames({ intent: 'customer_data_deletion', nodes }, []))).toEqual({ task: 'export', plan: ['delete'] });
+    expect(planActionNames({ intent: 'order_refund_email', nodes }, [])).toEqual(['order_refund_email']);
   });
 
   it('leaves out an intent that only joins its op names: that says how, not what', () => {

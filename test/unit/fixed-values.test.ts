@@ -23,10 +23,28 @@ describe('a value the plan keeps fixed', () => {
 
   it('lets the fixed values through, in any case, and any fixed value the task also names', () => {
     expect(valueConflicts(reportPlan, 'restart the billing workers on w-9 and report to Team@Example.com')).toEqual([]);
-    expect(valueConflicts(reportPlan, 'restart the billing workers on w-9, report to team@example.com and eng@example.com')).toEqual([
+    expect(valueConflicts(reportPlan, 'restart the billing workers on w-9, report to team@example.com, cc eng@example.com')).toEqual([
       { task: 'eng@example.com', node: 'report', param: 'cc[0]', plan: 'ops@example.com' },
     ]);
     expect(valueConflicts(reportPlan, 'restart the billing workers on w-9 and report')).toEqual([]);
+  });
+
+  it('counts an address only named as a destination, not one mentioned in passing', () => {
+    expect(valueConflicts(reportPlan, 'restart the billing workers on w-9 and report; requested by bob.smith@example.com')).toEqual([]);
+    expect(valueConflicts(reportPlan, 'restart the billing workers on w-9 and report, see https://status.example.com/incidents/7')).toEqual([]);
+    expect(valueConflicts(reportPlan, 'restart the billing workers on w-9 and tell bob.smith@example.com').map((c) => c.task)).toEqual(['bob.smith@example.com', 'bob.smith@example.com']);
+  });
+
+  it('never reads the plan\'s own verb as a fixed value: synonyms are the action gate\'s to judge', () => {
+    const purge = { intent: 'purge the cdn cache for zone shop-apac', inputs_schema: {}, nodes: [{ id: 'p', params: { action: 'purge', zone: 'shop-apac' } }] };
+    expect(valueConflicts(purge, 'please flush the cdn cache for zone shop-apac')).toEqual([]);
+    expect(valueConflicts(purge, 'purge the cdn cache for zone shop-emea')).toEqual([{ task: 'shop-emea', node: 'p', param: 'zone', plan: 'shop-apac' }]);
+  });
+
+  it('reads no filler word as a value: "as usual" keeps the plan\'s format', () => {
+    const exportPlan = { intent: 'export the sales report as csv and upload it', inputs_schema: {}, nodes: [{ id: 'e', params: { format: 'csv' } }] };
+    for (const filler of ['usual', 'discussed', 'before']) expect(valueConflicts(exportPlan, `export the sales report as ${filler} and upload it`)).toEqual([]);
+    expect(valueConflicts(exportPlan, 'export the sales report as pdf and upload it')).toEqual([{ task: 'pdf', node: 'e', param: 'format', plan: 'csv' }]);
   });
 
   it('leaves values an input takes to the input: read off the task, or of an input example\'s kind', () => {
