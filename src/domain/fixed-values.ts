@@ -46,15 +46,17 @@ interface FixedValuePlan {
 }
 
 /**
- * A value's kind when it is telling enough to compare: an e-mail address or URL, or an
- * identifier mixing digits with letters or punctuation (`T-102`, `eu-west-1`, `2026-11-29`).
- * Plain words and numbers say nothing about which param they are for.
+ * A value's kind when it is telling enough to compare: an e-mail address, a URL, a chat channel
+ * (`#ops-alerts`), or an identifier mixing digits with letters or punctuation (`T-102`,
+ * `eu-west-1`, `2026-11-29`; in any case: `sup-10500` is a `SUP-10102`). Plain words and numbers
+ * say nothing about which param they are for.
  */
 export function valueKind(value: string): string | undefined {
   // Any URL is one kind: a fixed endpoint and a named page differ in path, not in kind.
   const address = addressShape(value);
   if (address) return address.startsWith('address w://') ? 'url' : 'e-mail';
-  const shape = valueShape(value);
+  if (/^#[\p{L}\p{N}_][\p{L}\p{N}_.-]*$/u.test(value)) return 'channel';
+  const shape = valueShape(value.toLowerCase());
   return /9/.test(shape) && /[^9]/.test(shape) && shape.length >= 3 && !/\s/.test(value) ? shape : undefined;
 }
 

@@ -66,7 +66,9 @@ describe('a value the plan keeps fixed', () => {
     expect(valueKind('team@example.com')).toBe('e-mail');
     expect(valueKind('https://api.example.com/v1')).toBe(valueKind('http://x.org'));
     expect(valueKind('eu-west-1')).toBe(valueKind('us-east-2'));
-    expect(valueKind('T-102')).toBe('A-9');
+    expect(valueKind('T-102')).toBe('a-9');
+    expect(valueKind('sup-10500')).toBe(valueKind('SUP-10102'));
+    expect(valueKind('#ops-alerts')).toBe('channel');
     expect(valueKind('billing')).toBeUndefined();
     expect(valueKind('100')).toBeUndefined();
     expect(valueKind('v2')).toBeUndefined();
