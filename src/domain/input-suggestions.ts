@@ -35,6 +35,8 @@ const QUOTE_CLOSE = /["'`”’][,.;:!?)]*$/;
 const strip = (word: string) => word.replace(OPENING, '').replace(CLOSING, '');
 /** Neighbours this common say nothing about where a value stands. */
 export const WEAK_NEIGHBOURS: ReadonlySet<string> = new Set(['a', 'an', 'the', 'and', 'or', 'to', 'of', 'in', 'on', 'for', 'with', 'is', 'it', 'my', 'me', 'please', 'this', 'that']);
+/** Common words that still say what follows is a value when it ends the text ("deploy to staging"), unlike "the". */
+const PREPOSITIONS: ReadonlySet<string> = new Set(['to', 'of', 'in', 'on', 'for', 'with', 'into', 'as', 'at', 'via']);
 /** Phrasings read, and words read of each: enough for task texts, bounded for any plan. */
 export const MAX_PHRASINGS = 20;
 const MAX_PHRASING_WORDS = 80;
@@ -126,7 +128,8 @@ function readAt(anchor: Anchor, task: Words): string[] {
         ? quotedSpan(task.raw.slice(i + 1, i + 1 + length))
         : after !== undefined
           ? task.lower[i + 1 + length] === after
-          : length === anchor.words && !WEAK_NEIGHBOURS.has(before!);
+          : // The value ended the phrasing: as many words after the same telling word, or ending the task after the same preposition ("… to staging" → "… to production").
+            length === anchor.words && (!WEAK_NEIGHBOURS.has(before!) || (PREPOSITIONS.has(before!) && i + 1 + length === task.raw.length));
       if (fits) spans.push([i + 1, i + 1 + length]);
     }
   }

@@ -79,6 +79,10 @@ describe('inputs read off the task text', () => {
       const branch = schema({ branch: { type: 'string', examples: ['develop'] } });
       expect(suggestInputs(branch, 'ship the release', {}, ['ship the develop'])).toEqual({});
       expect(suggestInputs(branch, 'deploy branch release', {}, ['deploy branch develop'])).toEqual({ branch: 'release' });
+      // After a preposition, a value that ends both texts stands where the example stood.
+      const env = schema({ env: { type: 'string', examples: ['staging'] } });
+      expect(suggestInputs(env, 'deploy build 4521 to production', {}, ['deploy build 4412 to staging'])).toEqual({ env: 'production' });
+      expect(suggestInputs(env, 'deploy build 4521 to production now', {}, ['deploy build 4412 to staging'])).toEqual({});
     });
 
     it('reads a name before a possessive as the name alone', () => {
