@@ -48,7 +48,8 @@ export function taskInputs(plan: PlanGraphPayload, episode: TaskShape): PlanGrap
       return params === node.params ? node : { ...node, params };
     });
   // Whole values first, so a value also stated inside a longer arg takes the whole arg's name.
-  const whole = eachLeaf(plan.nodes, (value, path) => ((isTraceable(value) || (typeof value === 'string' && isInputToken(value))) && !isTemplate(value) && stated(value) ? inputFor(value, keyHint(path)) : value));
+  const wholeInput = (value: string | number) => (isTraceable(value) || (typeof value === 'string' && isInputToken(value))) && !isTemplate(value) && stated(value);
+  const whole = eachLeaf(plan.nodes, (value, path) => (wholeInput(value) ? inputFor(value, keyHint(path)) : value));
   // Inside longer args: the value-shaped tokens the task states, and every value-shaped value that
   // became a whole input (ticket `4411` is in `…/refunds/4411/` too). A token of a whole input is
   // that input, whatever its type; a new one is named by the task's word for it ("ticket T-4411").

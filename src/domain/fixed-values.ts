@@ -17,6 +17,7 @@ import {
   overriddenDefaults,
   phrasingWords,
   readInputs,
+  sameValue,
   scalarExamples,
   valueShape,
   withoutValues,
@@ -74,7 +75,7 @@ interface FixedValue {
   value: string | number;
 }
 
-const same = (a: string | number, b: string | number) => String(a).toLowerCase().replace(/\/+$/, '') === String(b).toLowerCase().replace(/\/+$/, '');
+const same = (a: string | number, b: string | number) => sameValue(a) === sameValue(b);
 
 /** The values `task` names that the plan would replace with its own (each fixed param once). */
 export function valueConflicts(plan: FixedValuePlan, task: string): ValueConflict[] {
@@ -123,9 +124,9 @@ const ADDRESS_KINDS: ReadonlySet<string> = new Set(['e-mail', 'url']);
 
 /**
  * A task word of a telling kind (valueKind), an address only where named as a destination (after
- * a DESTINATION_WORDS word), that no input takes (none reads it off the task, and none has examples of the kind or is
- * a string without examples, which could take anything), beside a fixed param of that kind whose
- * value the task does not name.
+ * a DESTINATION_WORDS word), that no input takes (none reads it off the task, and none has
+ * examples of the kind or is a string without examples, which could take anything), beside a
+ * fixed param of that kind whose value the task does not name.
  */
 function kindConflicts(plan: FixedValuePlan, fixed: readonly FixedValue[], words: Words): ValueConflict[] {
   const properties = Object.values((plan.inputs_schema.properties ?? {}) as Record<string, { type?: unknown; examples?: unknown }>);

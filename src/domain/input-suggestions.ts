@@ -284,7 +284,7 @@ export function overriddenDefaults(
 }
 
 /** A value as compared with a default: addresses and names ignore case and a trailing slash. */
-const sameValue = (value: unknown) => (typeof value === 'string' ? value.toLowerCase().replace(/\/+$/, '') : JSON.stringify(value));
+export const sameValue = (value: unknown) => (typeof value === 'string' ? value.toLowerCase().replace(/\/+$/, '') : JSON.stringify(value));
 
 /** Every string and number inside a JSON value. */
 function jsonScalars(value: unknown): unknown[] {

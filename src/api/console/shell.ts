@@ -22,7 +22,8 @@ const escapeHtml = (text: string) =>
 /** The page for one console route; `subject` is the run's workflow id or the plan's id. */
 export function renderShell(page: ConsolePage, subject = ''): string {
   const title = `${escapeHtml(TITLES[page])}${subject ? ` ${escapeHtml(subject)}` : ''}`;
-  return document(title, page, `<body data-page="${page}" data-subject="${escapeHtml(subject)}">`, '<p class="muted">Loading…</p>', `<script type="module" src="/ui/assets/${page}-page.js"></script>\n`);
+  const body = `<body data-page="${page}" data-subject="${escapeHtml(subject)}">`;
+  return document(title, page, body, '<p class="muted">Loading…</p>', `<script type="module" src="/ui/assets/${page}-page.js"></script>\n`);
 }
 
 /** The page for a /ui path that is no console page: said in the console's own frame, with its navigation. */
