@@ -195,9 +195,11 @@ export const selection: Scenario = {
     'that had not seen the gate\'s code: 60 are the same job (new input values, incidental addresses and ids, other words), 37 ' +
     'name another value for a fixed param. The gate (src/domain/fixed-values.ts) is a pure function of the top plan and the task, ' +
     'so it is applied to each plan directly. On its first run on this set it held back 1 of the 60 (a ticket written in lower ' +
-    'case, read as another id) and 16 of the 37; kinds were then made case-blind and chat channels made a kind, so the figures ' +
-    'below are no longer fully held out. Most of what it lets through is a plain word standing where the plan\'s own stood after a ' +
-    'common word ("to production", "in EUR", "as a PDF"), which the gate reads only between two telling neighbours.',
+    'case, read as another id) and 16 of the 37; kinds were then made case-blind, chat channels made a kind, a value ending the ' +
+    'task after a preposition read, and an address after the param\'s own name counted, so the figures below are no longer ' +
+    'fully held out. Most of what it lets through is a plain word standing where the plan\'s own stood after a common word, ' +
+    'but not at the end of the task ("as a PDF", "in EUR", "in the staging namespace"): the gate reads such a word only ' +
+    'between two telling neighbours, or where it ends both texts.',
   async run(env, log) {
     const figures: Figure[] = [];
     const notes: string[] = [];

@@ -124,7 +124,7 @@ const ADDRESS_KINDS: ReadonlySet<string> = new Set(['e-mail', 'url']);
 
 /**
  * A task word of a telling kind (valueKind), an address only where named as a destination (after
- * a DESTINATION_WORDS word), that no input takes (none reads it off the task, and none has
+ * a DESTINATION_WORDS word or the fixed param's own name), that no input takes (none reads it off the task, and none has
  * examples of the kind or is a string without examples, which could take anything), beside a
  * fixed param of that kind whose value the task does not name.
  */
@@ -139,15 +139,18 @@ function kindConflicts(plan: FixedValuePlan, fixed: readonly FixedValue[], words
   if (kinded.length === 0) return [];
   const inputKinds = new Set(properties.flatMap((p) => scalarExamples(p).flatMap((e) => valueKind(String(e)) ?? [])));
   const read = readAllInputs(plan, words);
-  const destination = (i: number) => DESTINATION_WORDS.has(words.lower[i - 1] ?? '');
   const named = uniqueWords(words).filter((word) => {
     const kind = valueKind(word);
-    if (kind === undefined || (ADDRESS_KINDS.has(kind) && !words.at.get(word)!.some(destination))) return false;
-    return !inputKinds.has(kind) && !read.some((value) => same(value, word)) && !fixed.some((f) => same(f.value, word));
+    return kind !== undefined && !inputKinds.has(kind) && !read.some((value) => same(value, word)) && !fixed.some((f) => same(f.value, word));
   });
+  // An address names where something goes after a destination word, or after the param's own name ("from billing@…" for `from`).
+  const sentTo = (word: string, param: string) => {
+    const key = /([\p{L}_-]+)(\[\d+\])*$/u.exec(param)?.[1]?.toLowerCase();
+    return words.at.get(word)!.some((i) => DESTINATION_WORDS.has(words.lower[i - 1] ?? '') || words.lower[i - 1] === key);
+  };
   return named.flatMap((word) =>
     kinded
-      .filter((f) => f.kind === valueKind(word) && !words.bare.some((w) => same(w, f.value)))
+      .filter((f) => f.kind === valueKind(word) && !words.bare.some((w) => same(w, f.value)) && (!ADDRESS_KINDS.has(f.kind) || sentTo(word, f.param)))
       .map((f) => ({ task: word, node: f.node, param: f.param, plan: String(f.value) })),
   );
 }

@@ -33,6 +33,10 @@ describe('a value the plan keeps fixed', () => {
     expect(valueConflicts(reportPlan, 'restart the billing workers on w-9 and report; requested by bob.smith@example.com')).toEqual([]);
     expect(valueConflicts(reportPlan, 'restart the billing workers on w-9 and report, see https://status.example.com/incidents/7')).toEqual([]);
     expect(valueConflicts(reportPlan, 'restart the billing workers on w-9 and tell bob.smith@example.com').map((c) => c.task)).toEqual(['bob.smith@example.com', 'bob.smith@example.com']);
+    // After the param's own name: "from" names the sender of a plan that fixes `from`.
+    const sender = { ...reportPlan, nodes: [{ id: 'reply', params: { from: 'support@example.com' } }] };
+    expect(valueConflicts(sender, 'reply on w-9 from billing@example.com')).toEqual([{ task: 'billing@example.com', node: 'reply', param: 'from', plan: 'support@example.com' }]);
+    expect(valueConflicts(sender, 'reply on w-9, asked by billing@example.com')).toEqual([]);
   });
 
   it('never reads the plan\'s own verb as a fixed value: synonyms are the action gate\'s to judge', () => {
