@@ -2,30 +2,34 @@
  * Values a plan keeps fixed that the task asks to change. A plan's params hold constants (a
  * learned plan keeps the args its episodes agreed on); when the task names another value for one
  * of them, the plan would run with its own value instead of the one asked for, so it is not
- * auto-run. Two readings find such a value:
+ * auto-run. Three readings find such a value:
  * - where the plan's phrasings state the fixed value, the task's words standing there ("ask
  *   deploy service 900160 for …" against a plan learned as "ask deploy service 82 for …"), read as
  *   an input's overridden default is (input-suggestions.ts);
- * - a task word of the fixed value's telling kind that no input takes ("… report to
- *   eng-all@example.com" beside a fixed `to: team@example.com` no phrasing names); an address
- *   counts only named as where something goes, not mentioned in passing ("requested by bob@…").
+ * - a task word of the fixed value's telling kind (value-kinds.ts) that no input takes ("…
+ *   report to eng-all@example.com" beside a fixed `to: team@example.com`, "as a PDF" beside
+ *   `format: csv`); an address counts only named as where something goes, not mentioned in
+ *   passing ("requested by bob@…");
+ * - the word beside the fixed param's name ("in the staging namespace": keyed-values.ts).
  */
 import {
-  addressShape,
   inputReader,
   MAX_PHRASINGS,
   overriddenDefaults,
   phrasingWords,
   readInputs,
-  sameValue,
   scalarExamples,
-  valueShape,
   withoutValues,
   wordsOf,
   type Words,
 } from './input-suggestions';
 import { leadingAction } from './action-words';
+import { keyedConflicts, keyWords } from './keyed-values';
+import { classLeadWords, PLACE_LEAD_WORDS, regionOfPlace } from './value-classes';
+import { namesValue, paramName, taskNames, valueKind, type FixedParam } from './value-kinds';
 import { planPhrasings } from './phrasing-template';
+
+export { valueKind } from './value-kinds';
 
 /** A value the task names where the plan keeps another. */
 export interface ValueConflict {
@@ -38,27 +42,13 @@ export interface ValueConflict {
   plan: string;
 }
 
+/** A plan as the gate reads it. */
 interface FixedValuePlan {
   intent: string;
   description?: string;
   examples?: string[];
   inputs_schema: Record<string, unknown>;
-  nodes: ReadonlyArray<{ id: string; params: Record<string, unknown> }>;
-}
-
-/**
- * A value's kind when it is telling enough to compare: an e-mail address, a URL, a chat channel
- * (`#ops-alerts`), or an identifier mixing digits with letters or punctuation (`T-102`,
- * `eu-west-1`, `2026-11-29`; in any case: `sup-10500` is a `SUP-10102`). Plain words and numbers
- * say nothing about which param they are for.
- */
-export function valueKind(value: string): string | undefined {
-  // Any URL is one kind: a fixed endpoint and a named page differ in path, not in kind.
-  const address = addressShape(value);
-  if (address) return address.startsWith('address w://') ? 'url' : 'e-mail';
-  if (/^#[\p{L}\p{N}_][\p{L}\p{N}_.-]*$/u.test(value)) return 'channel';
-  const shape = valueShape(value.toLowerCase());
-  return /9/.test(shape) && /[^9]/.test(shape) && shape.length >= 3 && !/\s/.test(value) ? shape : undefined;
+  nodes: ReadonlyArray<{ id: string; op?: string; params: Record<string, unknown> }>;
 }
 
 /** Every string and number in a JSON value with its path (`cc[1]`, `headers.to`). */
@@ -69,24 +59,18 @@ function scalarLeaves(value: unknown, path: string): Array<{ path: string; value
   return [];
 }
 
-interface FixedValue {
-  node: string;
-  param: string;
-  value: string | number;
-}
-
-const same = (a: string | number, b: string | number) => sameValue(a) === sameValue(b);
-
 /** The values `task` names that the plan would replace with its own (each fixed param once). */
 export function valueConflicts(plan: FixedValuePlan, task: string): ValueConflict[] {
   const fixed = plan.nodes.flatMap((node) =>
     scalarLeaves(node.params, '')
       .filter((leaf) => !String(leaf.value).includes('{{'))
-      .map((leaf): FixedValue => ({ node: node.id, param: leaf.path, value: leaf.value })),
+      .map((leaf): FixedParam => ({ node: node.id, param: leaf.path, value: leaf.value })),
   );
   if (fixed.length === 0) return [];
   const words = wordsOf(task);
-  const found = [...statedConflicts(plan, fixed, task), ...kindConflicts(plan, fixed, words)];
+  const read = readAllInputs(plan, words);
+  const keyed = keyedConflicts(fixed, words, { own: ownWords(plan, fixed), read });
+  const found = [...statedConflicts(plan, fixed, task), ...kindConflicts(plan, fixed, words, read), ...keyed.map((f) => ({ task: f.task, node: f.node, param: f.param, plan: String(f.value) }))];
   return found.filter((conflict, i) => found.findIndex((c) => c.node === conflict.node && c.param === conflict.param) === i);
 }
 
@@ -97,7 +81,7 @@ const FIXED = '\u0000fixed:';
  * Fixed values the plan's phrasings state, read off the task as defaulted inputs are: each poses
  * as an input defaulting to its value, beside the plan's own inputs (whose values are theirs).
  */
-function statedConflicts(plan: FixedValuePlan, fixed: readonly FixedValue[], task: string): ValueConflict[] {
+function statedConflicts(plan: FixedValuePlan, fixed: readonly FixedParam[], task: string): ValueConflict[] {
   // The intent too: a learned plan's is the task it was first learned for.
   const phrasings = [...new Set([plan.intent, ...planPhrasings(plan)])].slice(0, MAX_PHRASINGS);
   const phrased = phrasings.map(phrasingWords);
@@ -113,22 +97,37 @@ function statedConflicts(plan: FixedValuePlan, fixed: readonly FixedValue[], tas
   return overriddenDefaults({ ...schema, properties }, task, {}, phrasings).flatMap(({ name, named }) => {
     if (!name.startsWith(FIXED)) return [];
     const f = stated[Number(name.slice(FIXED.length))]!;
-    return [{ task: String(named), node: f.node, param: f.param, plan: String(f.value) }];
+    return couldBe(String(named), f.value) ? [{ task: String(named), node: f.node, param: f.param, plan: String(f.value) }] : [];
   });
 }
 
+/**
+ * Whether words read where a fixed value stood could be another value for it: not a part of it
+ * ("the Translations folder" for `Translations/ES`, "the refunds ledger" for `refunds-2024`), and
+ * with a digit where the value is a number or a version ("the firmware update" is no `4.2.1`).
+ */
+function couldBe(named: string, value: string | number): boolean {
+  const parts = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const own = new Set(parts(String(value)));
+  if (parts(named).every((part) => own.has(part))) return false;
+  return !/^[\d\s.,:/-]+$/.test(String(value)) || /\d/.test(named);
+}
+
 /** Words naming where something goes or whom it reaches: "report to …", "cc …", "upload it into …". */
-const DESTINATION_WORDS: ReadonlySet<string> = new Set(['to', 'into', 'onto', 'cc', 'bcc', 'notify', 'email', 'e-mail', 'mail', 'tell', 'ping', 'alert']);
+const DESTINATION_WORDS: ReadonlySet<string> = new Set(['to', 'into', 'onto', 'under', 'cc', 'bcc', 'notify', 'email', 'e-mail', 'mail', 'tell', 'ping', 'alert']);
 
 const ADDRESS_KINDS: ReadonlySet<string> = new Set(['e-mail', 'url']);
 
+const ARTICLES: ReadonlySet<string> = new Set(['a', 'an', 'the']);
+
 /**
- * A task word of a telling kind (valueKind), an address only where named as a destination (after
- * a DESTINATION_WORDS word or the fixed param's own name), that no input takes (none reads it off the task, and none has
- * examples of the kind or is a string without examples, which could take anything), beside a
- * fixed param of that kind whose value the task does not name.
+ * A task word of a telling kind (valueKind) that no input takes (none reads it off the task, and
+ * none has examples of the kind or is a string without examples, which could take anything),
+ * beside a fixed param of that kind whose value the task does not name. An address counts only
+ * named as a destination (after a DESTINATION_WORDS word or the param's own name), and a member
+ * of a class with lead words only after one ("deploy to prod", not "the dev team").
  */
-function kindConflicts(plan: FixedValuePlan, fixed: readonly FixedValue[], words: Words): ValueConflict[] {
+function kindConflicts(plan: FixedValuePlan, fixed: readonly FixedParam[], words: Words, read: ReadonlyArray<string | number>): ValueConflict[] {
   const properties = Object.values((plan.inputs_schema.properties ?? {}) as Record<string, { type?: unknown; examples?: unknown }>);
   const takesAnything = properties.some((p) => (p.type === undefined || p.type === 'string') && !scalarExamples(p).some((e) => typeof e === 'string'));
   if (takesAnything) return [];
@@ -138,19 +137,18 @@ function kindConflicts(plan: FixedValuePlan, fixed: readonly FixedValue[], words
   });
   if (kinded.length === 0) return [];
   const inputKinds = new Set(properties.flatMap((p) => scalarExamples(p).flatMap((e) => valueKind(String(e)) ?? [])));
-  const read = readAllInputs(plan, words);
   const named = uniqueWords(words).filter((word) => {
-    const kind = valueKind(word);
-    return kind !== undefined && !inputKinds.has(kind) && !read.some((value) => same(value, word)) && !fixed.some((f) => same(f.value, word));
+    const kind = valueKind(word, true);
+    return kind !== undefined && !inputKinds.has(kind) && !read.some((value) => namesValue(word, value)) && !fixed.some((f) => namesValue(word, f.value));
   });
-  // An address names where something goes after a destination word, or after the param's own name ("from billing@…" for `from`).
-  const sentTo = (word: string, param: string) => {
-    const key = /([\p{L}_-]+)(\[\d+\])*$/u.exec(param)?.[1]?.toLowerCase();
-    return words.at.get(word)!.some((i) => DESTINATION_WORDS.has(words.lower[i - 1] ?? '') || words.lower[i - 1] === key);
+  const before = (i: number) => words.lower[ARTICLES.has(words.lower[i - 1] ?? '') ? i - 2 : i - 1] ?? '';
+  const placed = (word: string, kind: string, param: string) => {
+    const leads = ADDRESS_KINDS.has(kind) ? new Set([...DESTINATION_WORDS, paramName(param).toLowerCase()]) : regionOfPlace(word) ? PLACE_LEAD_WORDS : classLeadWords(kind);
+    return !leads || words.at.get(word)!.some((i) => leads.has(ADDRESS_KINDS.has(kind) ? (words.lower[i - 1] ?? '') : before(i)));
   };
   return named.flatMap((word) =>
     kinded
-      .filter((f) => f.kind === valueKind(word) && !words.bare.some((w) => same(w, f.value)) && (!ADDRESS_KINDS.has(f.kind) || sentTo(word, f.param)))
+      .filter((f) => f.kind === valueKind(word, true) && !taskNames(words, f.value) && placed(word, f.kind, f.param))
       .map((f) => ({ task: word, node: f.node, param: f.param, plan: String(f.value) })),
   );
 }
@@ -159,6 +157,12 @@ function kindConflicts(plan: FixedValuePlan, fixed: readonly FixedValue[], words
 function readAllInputs(plan: FixedValuePlan, words: Words): Array<string | number> {
   const phrasings = planPhrasings(plan);
   return (['required', 'defaulted'] as const).flatMap((which) => Object.values(readInputs(inputReader(plan.inputs_schema, phrasings, which), words, {})));
+}
+
+/** The words of the plan's own phrasings, ops, input names and fixed params' names, in lower case: its wording, never another value. */
+function ownWords(plan: FixedValuePlan, fixed: readonly FixedParam[]): Set<string> {
+  const texts = [plan.intent, ...planPhrasings(plan), ...plan.nodes.map((n) => n.op ?? ''), ...Object.keys((plan.inputs_schema.properties ?? {}) as object)];
+  return new Set([...texts.flatMap((t) => t.toLowerCase().split(/[^\p{L}\p{N}]+/u)), ...fixed.flatMap((f) => keyWords(f.param))].filter(Boolean));
 }
 
 const uniqueWords = (words: Words) => [...new Set(words.bare.filter(Boolean))];

@@ -32,6 +32,7 @@ const OPENING = /^["'`(<[{“‘]+/;
 const CLOSING = /["'`)>\]},.;:!?”’]+$/;
 const QUOTE_OPEN = /^["'`“‘]/;
 const QUOTE_CLOSE = /["'`”’][,.;:!?)]*$/;
+const SENTENCE_END = /[.;!?]["'`)”’]*$/;
 const strip = (word: string) => word.replace(OPENING, '').replace(CLOSING, '');
 /** Neighbours this common say nothing about where a value stands. */
 export const WEAK_NEIGHBOURS: ReadonlySet<string> = new Set(['a', 'an', 'the', 'and', 'or', 'to', 'of', 'in', 'on', 'for', 'with', 'is', 'it', 'my', 'me', 'please', 'this', 'that']);
@@ -124,6 +125,8 @@ function readAt(anchor: Anchor, task: Words): string[] {
   const { before, after } = anchor;
   for (const i of before !== undefined ? (task.atLower.get(before) ?? []) : []) {
     for (let length = 1; length <= MAX_SPAN_WORDS && i + 1 + length <= task.raw.length; length++) {
+      // A value never runs on past the end of a sentence ("… the May outage'. Update the category").
+      if (length > 1 && SENTENCE_END.test(task.raw[i + length - 1]!)) break;
       const fits = anchor.quoted
         ? quotedSpan(task.raw.slice(i + 1, i + 1 + length))
         : after !== undefined
@@ -212,12 +215,12 @@ export function inputReader(schema: Record<string, unknown>, phrasings: readonly
 /** Words that stand where a value stood only because the task is worded differently ("set the tier to gold", "restart now"). */
 const FILLER_WORDS: ReadonlySet<string> = new Set([
   ...WEAK_NEIGHBOURS,
-  ...['now', 'then', 'today', 'tonight', 'again', 'asap', 'here', 'there', 'everything', 'everyone', 'all', 'them', 'they', 'us', 'you', 'him', 'her', 'someone', 'something', 'anything', 'thanks'],
+  ...['now', 'then', 'today', 'tonight', 'again', 'instead', 'too', 'also', 'asap', 'here', 'there', 'everything', 'everyone', 'all', 'them', 'they', 'us', 'you', 'him', 'her', 'someone', 'something', 'anything', 'thanks'],
   // "as usual", "as discussed", "like before": the value the caller means is the one it had.
   ...['usual', 'always', 'before', 'discussed', 'agreed', 'planned', 'expected', 'normal', 'normally', 'requested', 'previously', 'earlier', 'last', 'time'],
 ]);
 /** A filler word or words alone, unquoted, are never a value. */
-const fillerOnly = (value: string | number) => typeof value === 'string' && value.toLowerCase().split(' ').every((word) => FILLER_WORDS.has(word));
+export const fillerOnly = (value: string | number) => typeof value === 'string' && value.toLowerCase().split(' ').every((word) => FILLER_WORDS.has(word));
 
 /**
  * The value `task` names for one input, if one: where an example stood in a phrasing when that
@@ -231,7 +234,14 @@ function namedValue(input: InputReading, task: Words): string | number | undefin
     const value = typed(text, input.type);
     if (value !== undefined && (quoted || !fillerOnly(value))) found.add(value);
   };
-  const follows = (word: string) => !input.after || task.at.get(word)!.some((i) => input.after!.has(task.lower[i - 1] ?? ''));
+  // After a word as common as "the", only a shape with a digit or an address is telling: "the on-call" is no `platform-primary`.
+  const telling = (word: string) => /\d/.test(word) || addressShape(word) !== undefined;
+  const follows = (word: string) =>
+    !input.after ||
+    task.at.get(word)!.some((i) => {
+      const previous = task.lower[i - 1] ?? '';
+      return input.after!.has(previous) && (!WEAK_NEIGHBOURS.has(previous) || telling(word));
+    });
   if (input.shapes) {
     for (const word of task.at.keys()) if ((input.shapes.has(valueShape(word)) || input.shapes.has(addressShape(word) ?? '')) && follows(word)) add(shaped, word);
   }

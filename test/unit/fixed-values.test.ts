@@ -73,11 +73,77 @@ describe('a value the plan keeps fixed', () => {
     expect(valueKind('T-102')).toBe('a-9');
     expect(valueKind('sup-10500')).toBe(valueKind('SUP-10102'));
     expect(valueKind('#ops-alerts')).toBe('channel');
+    expect(valueKind('#77341')).toBeUndefined();
     expect(valueKind('billing')).toBeUndefined();
     expect(valueKind('100')).toBeUndefined();
     expect(valueKind('v2')).toBeUndefined();
+    expect(valueKind('acme/web-app')).toBe(valueKind('initech/portal'));
+    expect(valueKind('and/or')).toBeUndefined();
     const plan = { ...reportPlan, nodes: [{ id: 'scan', params: { region: 'eu-west-1', limit: '100', mode: 'fast' } }] };
-    expect(valueConflicts(plan, 'scan w-1 in us-east-2, top 50, slow mode')).toEqual([{ task: 'us-east-2', node: 'scan', param: 'region', plan: 'eu-west-1' }]);
+    expect(valueConflicts(plan, 'scan w-1 in us-east-2, top 50, mode as usual')).toEqual([{ task: 'us-east-2', node: 'scan', param: 'region', plan: 'eu-west-1' }]);
+  });
+
+  it('compares members of closed classes: formats, currencies, languages, environments', () => {
+    const report = {
+      ...reportPlan,
+      nodes: [{ id: 'render', params: { format: 'csv', currency: 'USD', language: 'en', environment: 'production' } }],
+    };
+    const held = (task: string) => valueConflicts(report, task).map((c) => `${c.param}:${c.task}`);
+    expect(held('report on w-9 as a PDF, in EUR')).toEqual(['format:PDF', 'currency:EUR']);
+    expect(held('report on w-9 in Spanish')).toEqual(['language:Spanish']);
+    // Another spelling of the plan's own value, and a code as common as "it", name nothing else.
+    expect(held('report on w-9 as CSV in English against prod, it is urgent')).toEqual([]);
+    // An environment names where the job runs only after a word saying so, not in "the dev team".
+    expect(held('report on w-9 to staging')).toEqual(['environment:staging']);
+    expect(held('report on w-9 and tell the dev team')).toEqual([]);
+  });
+
+  it('reads the word beside a fixed param\'s name: "in the staging namespace", "tier 3", "90-day retention"', () => {
+    const scale = {
+      intent: 'scale a deployment to a number of replicas',
+      inputs_schema: { type: 'object', required: ['deployment'], properties: { deployment: { type: 'string', examples: ['checkout-api', 'cart-api'] } } },
+      nodes: [{ id: 'scale', op: 'kube_scale', params: { deployment: '{{inputs.deployment}}', namespace: 'payments', tier: 'tier-2', retention_days: 30, strategy: 'rolling' } }],
+    };
+    const held = (task: string) => valueConflicts(scale, task).map((c) => `${c.param}:${c.task}`);
+    expect(held('scale checkout-api in the risk namespace')).toEqual(['namespace:risk']);
+    expect(held('scale checkout-api, namespace risk')).toEqual(['namespace:risk']);
+    expect(held('scale checkout-api at tier 3 with 90-day retention')).toEqual(['tier:3', 'retention_days:90-day']);
+    expect(held('scale checkout-api using a blue-green strategy')).toEqual(['strategy:blue-green']);
+    // The plan's own values in other spellings, and words the plan's own wording holds or that say nothing.
+    expect(held('scale checkout-api in the payments namespace at tier 2, 30-day retention, rolling strategy')).toEqual([]);
+    expect(held('scale checkout-api with our usual deployment strategy, then update the strategy doc')).toEqual([]);
+    expect(held('scale checkout-api; check the namespace first')).toEqual([]);
+  });
+
+  it('reads two-word names, numbers after a preposition, and no word the name only qualifies', () => {
+    const sync = {
+      intent: 'sync a table into the warehouse',
+      inputs_schema: { type: 'object', required: ['table'], properties: { table: { type: 'string', examples: ['orders_v2', 'users_v7'] } } },
+      nodes: [{ id: 'sync', params: { table: '{{inputs.table}}', cms_space: 'corporate-blog', due_days: 30, mailingList: 'subscribers' } }],
+    };
+    const held = (task: string) => valueConflicts(sync, task).map((c) => `${c.param}:${c.task}`);
+    expect(held('sync orders_v3 into the handbook CMS space instead')).toEqual(['cms_space:handbook']);
+    expect(held('sync orders_v3, due in 60 days')).toEqual(['due_days:60']);
+    expect(held('sync orders_v3 to the beta mailing list')).toEqual(['mailingList:beta']);
+    expect(held('sync orders_v3 and update the audience list docs')).toEqual([]);
+    expect(held('sync orders_v3, due in 30 days')).toEqual([]);
+  });
+
+  it('reads signs, plurals, locales and cloud regions as their class; a value set aside is not asked for', () => {
+    const plan = {
+      ...reportPlan,
+      inputs_schema: { type: 'object', required: ['group'], properties: { group: { type: 'string', examples: ['store-berlin-01', 'store-paris-02'] } } },
+      nodes: [{ id: 'job', params: { group: '{{inputs.group}}', currency: 'EUR', locale: 'en-US', format: 'csv', region: 'eu-west-1', compression: 'zstd' } }],
+    };
+    const held = (task: string) => valueConflicts(plan, task).map((c) => `${c.param}:${c.task}`);
+    expect(held('run for store-rome-03: refund $40')).toEqual(['currency:$40']);
+    expect(held('run for store-rome-03 as PDFs, in French')).toEqual(['format:PDFs', 'locale:French']);
+    // A region is no group name, though both are shaped `a-a-9`; the place a region is called by counts after "in".
+    expect(held('run for store-rome-03 in us-east-1')).toEqual(['region:us-east-1']);
+    expect(held('run for store-rome-03 in Frankfurt')).toEqual(['region:Frankfurt']);
+    expect(held('run for store-rome-03 in the Ireland region, €12 refund')).toEqual([]);
+    expect(held('run for store-rome-03, gzip it instead of zstd')).toEqual(['compression:gzip']);
+    expect(held('run for store-rome-03, zstd as usual')).toEqual([]);
   });
 
   it('reads another value where the plan\'s phrasings state a fixed one, whatever its kind', () => {
@@ -101,6 +167,10 @@ describe('a value the plan keeps fixed', () => {
     expect(valueConflicts(pick, 'pick the phone of the customer')).toEqual([{ task: 'phone', node: 'p', param: 'field', plan: 'email' }]);
     expect(valueConflicts(pick, 'pick the email of the customer')).toEqual([]);
     expect(valueConflicts(pick, 'pick the email of the new customer')).toEqual([]);
+    // A part of the fixed value, or a plain word where it is a version, is not another value.
+    const rollout = { intent: 'roll out firmware 4.2.1 to a group and log it in the rollouts-2024 sheet', inputs_schema: {}, nodes: [{ id: 'r', params: { firmware: '4.2.1', sheet: 'rollouts-2024' } }] };
+    expect(valueConflicts(rollout, 'roll out the firmware update to a group and log it in the rollouts sheet')).toEqual([]);
+    expect(valueConflicts(rollout, 'roll out firmware 4.3.0 to a group')).toEqual([{ task: '4.3.0', node: 'r', param: 'firmware', plan: '4.2.1' }]);
   });
 
   it('is said in words, and is a reason to hold the pick', () => {

@@ -130,5 +130,19 @@ describe('a default the task overrides', () => {
       { name: 'env', named: 'production', default: 'staging' },
     ]);
     expect(overriddenDefaults(env, 'deploy the checkout service to staging', {}, ['Deploy the checkout service to staging'])).toEqual([]);
+    // After a word as common as "the", a shape without a digit is no value: "the on-call" is not a policy.
+    const policy = schema({ policy: { type: 'string', examples: ['platform-primary'], default: 'platform-primary' } }, []);
+    const paging = ['Page the platform-primary escalation policy'];
+    expect(overriddenDefaults(policy, 'wake up the on-call for auth-service', {}, paging)).toEqual([]);
+    expect(overriddenDefaults(policy, 'page the payments-secondary escalation policy', {}, paging)).toEqual([
+      { name: 'policy', named: 'payments-secondary', default: 'platform-primary' },
+    ]);
+  });
+
+  it('never reads a value across the end of a sentence', () => {
+    const category = schema({ category: { type: 'string', examples: ['engineering'], default: 'engineering' } }, []);
+    const stored = ['publish the post under the engineering category'];
+    expect(overriddenDefaults(category, "publish 'What we learned from the May outage'. Update the category index", {}, stored)).toEqual([]);
+    expect(overriddenDefaults(category, 'publish it under the design category', {}, stored)).toEqual([{ name: 'category', named: 'design', default: 'engineering' }]);
   });
 });

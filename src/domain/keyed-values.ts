@@ -1,0 +1,94 @@
+/**
+ * Another value named beside a fixed param's own name: "in the staging namespace", "a
+ * blue-green strategy", "90-day retention", "tier 3", "…, namespace risk". A plan that always
+ * uses `namespace: payments` would run there whatever the task said.
+ */
+import { fillerOnly, type Words } from './input-suggestions';
+import { ENGLISH_STOP_WORDS } from './content-words';
+import { namesValue, paramName, taskNames, type FixedParam } from './value-kinds';
+
+/** Parts of a param's name too generic to name it in a task: `key_type` is named by "key", `retention_days` by "retention". */
+const GENERIC_KEY_WORDS: ReadonlySet<string> = new Set(
+  'type kind name id ids value values count number num days day hours hour minutes mins min seconds secs sec ms max default config setting settings option options param flag enabled'.split(' '),
+);
+
+/** Words between a param's name and its number: "due in 60 days", "retention of 14 days". */
+const NUMBER_LEADS: ReadonlySet<string> = new Set(['of', 'in', 'to', 'at', 'for', 'is', 'as']);
+
+/** The words of a param's name that name it in a task ("namespace", "strategy", "retention"). */
+export const keyWords = (param: string) =>
+  paramName(param)
+    .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 2 && !GENERIC_KEY_WORDS.has(w) && !ENGLISH_STOP_WORDS.has(w));
+
+/** Letters and digits only, for comparing `tier-2` with "tier 2" and "P2" with "p2". */
+const alnum = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+/** Whether two words are one with another ending ("payments"/"payment", "deploy"/"deployment"): one starts the other, 5+ letters, and an ending of 4 at most. */
+const sharesStem = (a: string, b: string) =>
+  a === b || (Math.min(a.length, b.length) >= 5 && Math.abs(a.length - b.length) <= 4 && (a.startsWith(b) || b.startsWith(a)));
+
+/** What the task's words say nothing of: the plan's own wording (`own`) and the values its inputs read (`read`). */
+export interface PlanWording {
+  own: ReadonlySet<string>;
+  read: ReadonlyArray<string | number>;
+}
+
+/**
+ * For each fixed param, the first word beside its name that names another value. A word the
+ * plan's own wording holds (or shares a stem with: "deployment" beside "deploy"), a common or
+ * filler word, and a value an input takes say nothing.
+ */
+export function keyedConflicts(fixed: readonly FixedParam[], words: Words, wording: PlanWording): Array<FixedParam & { task: string }> {
+  const sayNothing = (word: string) => {
+    const lower = word.toLowerCase();
+    return (
+      (alnum(word).length < 2 && !/\d/.test(word)) ||
+      ENGLISH_STOP_WORDS.has(lower) ||
+      fillerOnly(lower) ||
+      wording.read.some((value) => namesValue(word, value)) ||
+      [...wording.own].some((w) => sharesStem(w, lower))
+    );
+  };
+  return fixed.flatMap((f) => {
+    if ((typeof f.value === 'string' && /\s|@|:\/\//.test(f.value)) || taskNames(words, f.value)) return [];
+    const names = new Set(keyWords(f.param));
+    const task = besideName(words, names).find((word) => !sayNothing(word) && differs(word, f.value, names));
+    return task ? [{ ...f, task }] : [];
+  });
+}
+
+/**
+ * The words beside a param's name: before it in the same clause ("the staging namespace"),
+ * unless the name qualifies the word after it ("the audience list docs"); after it, a number
+ * ("tier 3", "due in 60 days") or the value of a clause naming the param ("namespace: risk",
+ * "…, namespace risk"), since "the strategy doc" is not a strategy.
+ */
+function besideName(words: Words, names: ReadonlySet<string>): string[] {
+  const isName = (word = '') => names.has(word) || (word.endsWith('s') && names.has(word.slice(0, -1)));
+  const ends = (j: number) => j === words.raw.length - 1 || /[,.;:!?]$/.test(words.raw[j]!);
+  const plain = (word = '') => ENGLISH_STOP_WORDS.has(word) || fillerOnly(word);
+  return words.lower.flatMap((word, i) => {
+    // A name of two words ("the handbook CMS space" for `cms_space`) is read from its first to its last.
+    if (!isName(word) || isName(words.lower[i + 1])) return [];
+    let first = i;
+    while (first > 0 && isName(words.lower[first - 1]) && !ends(first - 1)) first--;
+    const qualifies = !ends(i) && i + 1 < words.raw.length && !plain(words.lower[i + 1]);
+    const before = first > 0 && !ends(first - 1) && !qualifies ? [first - 1] : [];
+    const number = [i + 1, i + 2].find((j) => /\d/.test(words.bare[j] ?? '') && (j === i + 1 || (NUMBER_LEADS.has(words.lower[i + 1]!) && !ends(i))));
+    const keyValue = /:$/.test(words.raw[i]!) || ((first === 0 || ends(first - 1)) && ends(i + 1));
+    const after = number !== undefined ? [number] : keyValue && i + 1 < words.raw.length ? [i + 1] : [];
+    return [...before, ...after].map((j) => words.bare[j]!);
+  });
+}
+
+/** Whether a word beside the param's name names another value than `value`: "tier 3" against `tier-2`, "90-day" against 30. */
+function differs(word: string, value: string | number, names: ReadonlySet<string>): boolean {
+  if (typeof value === 'number') {
+    const number = /^\d+(\.\d+)?/.exec(word)?.[0];
+    return number !== undefined && Number(number) !== value;
+  }
+  return !namesValue(word, value) && !sharesStem(alnum(word), alnum(value)) && ![...names].some((name) => alnum(name + word) === alnum(value));
+}
