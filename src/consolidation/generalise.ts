@@ -185,7 +185,28 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
       if (first !== undefined && ![first, ...others].some(named)) inputs.setDefault(name, first);
     }
   }
-  return { ...plan, description, examples, nodes, inputs_schema: inputs.toSchema() };
+  return { ...plan, description, examples, nodes: withSameInputsJoined(nodes, inputs), inputs_schema: inputs.toSchema() };
+}
+
+/**
+ * One input for what the twins always passed alike: `region` taken whole and `region_2` inside a
+ * title ("Sales EMEA", "Sales NA-EAST") stand for the same value, which a caller should send once.
+ */
+function withSameInputsJoined(nodes: PlanGraphPayload['nodes'], inputs: InputSet): PlanGraphPayload['nodes'] {
+  let joined = nodes;
+  for (const [keep, same] of inputs.sameValued()) {
+    joined = joined.map((node) => ({ ...node, params: renameInput(node.params, same, keep) as Params }));
+    inputs.remove(same);
+  }
+  return joined;
+}
+
+/** A JSON value with every `{{inputs.<from>}}` reading `{{inputs.<to>}}` instead. */
+function renameInput(value: unknown, from: string, to: string): unknown {
+  if (typeof value === 'string') return value.replaceAll(inputRef(from), inputRef(to));
+  if (Array.isArray(value)) return value.map((item) => renameInput(item, from, to));
+  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, renameInput(item, from, to)]));
+  return value;
 }
 
 const WORD = /[\p{L}\p{N}_]/u;

@@ -119,6 +119,29 @@ export class InputSet {
     if (this.properties.has(name)) this.optional.add(name);
   }
 
+  /**
+   * Required inputs that took the same values in every twin (two or more, no default): the first
+   * declared of each such group, and each later one, which stands for the same value.
+   */
+  sameValued(): Array<[keep: string, same: string]> {
+    const firstBy = new Map<string, string>();
+    const pairs: Array<[string, string]> = [];
+    for (const [name, examples] of this.properties) {
+      if (examples.length < 2 || this.defaults.has(name) || this.optional.has(name)) continue;
+      const key = JSON.stringify(examples.map((e) => JSON.stringify(e)).sort());
+      const first = firstBy.get(key);
+      if (first) pairs.push([first, name]);
+      else firstBy.set(key, name);
+    }
+    return pairs;
+  }
+
+  remove(name: string): void {
+    this.properties.delete(name);
+    this.defaults.delete(name);
+    this.optional.delete(name);
+  }
+
   /** The schema, or `{}` when the plan takes no input. */
   toSchema(): LearnedInputsSchema | Record<string, never> {
     if (this.properties.size === 0) return {};

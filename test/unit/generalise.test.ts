@@ -286,6 +286,31 @@ describe('anti-unification of interpolated inputs', () => {
   });
 });
 
+describe('inputs the twins always passed alike', () => {
+  /** A sales report for one region: the region is an arg of its own and a word of the title. */
+  const reportEpisode = (region: string) =>
+    episodicPayloadSchema.parse({
+      kind: 'episodic',
+      timeline: [{ t: 1, event_kind: 'user_request', summary: `export the weekly sales report for ${region} as csv` }],
+      tool_graph: [
+        { id: 'query', tool: 'echo', args: { region, namespace: 'analytics' } },
+        { id: 'render', tool: 'echo', args: { format: 'csv', title: `Sales ${region}` }, depends_on: ['query'] },
+        { id: 'send', tool: 'echo', args: { subject: `Weekly sales ${region}` }, depends_on: ['render'] },
+      ],
+      outcome: 'success',
+    });
+
+  it('are one input, which the caller sends once', () => {
+    const merged = antiUnify(planFromEpisode(reportEpisode('EMEA'), 'p', NOW), planFromEpisode(reportEpisode('NA-EAST'), 'q', NOW));
+    expect(merged.inputs_schema).toEqual({ type: 'object', properties: { region: { type: 'string', examples: ['EMEA', 'NA-EAST'] } }, required: ['region'] });
+    expect(merged.nodes.map((n) => n.params)).toEqual([
+      { region: '{{inputs.region}}', namespace: 'analytics' },
+      { format: 'csv', title: 'Sales {{inputs.region}}' },
+      { subject: 'Weekly sales {{inputs.region}}' },
+    ]);
+  });
+});
+
 describe('values a task states inside URLs and ids', () => {
   /** Fetches one ticket through a URL query and files its summary, as an agent would record it. */
   const ticketEpisode = (ticket: string, queue: number): EpisodicPayload =>
