@@ -26,7 +26,7 @@ import {
 import { leadingAction } from './action-words';
 import { keyedConflicts, keyWords } from './keyed-values';
 import { classLeadWords, PLACE_LEAD_WORDS, regionOfPlace } from './value-classes';
-import { namesValue, paramName, taskNames, valueKind, type FixedParam } from './value-kinds';
+import { namesAnyOf, namesValue, paramName, taskNames, valueKind, type FixedParam } from './value-kinds';
 import { planPhrasings } from './phrasing-template';
 
 export { valueKind } from './value-kinds';
@@ -59,7 +59,10 @@ function scalarLeaves(value: unknown, path: string): Array<{ path: string; value
   return [];
 }
 
-/** The values `task` names that the plan would replace with its own (each fixed param once). */
+/** Most conflicts reported: one is enough to hold the plan, a few show the caller what is meant (a big plan repeats a param in every node). */
+export const MAX_VALUE_CONFLICTS = 10;
+
+/** The values `task` names that the plan would replace with its own (each fixed param once, at most MAX_VALUE_CONFLICTS). */
 export function valueConflicts(plan: FixedValuePlan, task: string): ValueConflict[] {
   const fixed = plan.nodes.flatMap((node) =>
     scalarLeaves(node.params, '')
@@ -71,7 +74,8 @@ export function valueConflicts(plan: FixedValuePlan, task: string): ValueConflic
   const read = readAllInputs(plan, words);
   const keyed = keyedConflicts(fixed, words, { own: ownWords(plan, fixed), read });
   const found = [...statedConflicts(plan, fixed, task), ...kindConflicts(plan, fixed, words, read), ...keyed.map((f) => ({ task: f.task, node: f.node, param: f.param, plan: String(f.value) }))];
-  return found.filter((conflict, i) => found.findIndex((c) => c.node === conflict.node && c.param === conflict.param) === i);
+  const seen = new Set<string>();
+  return found.filter((c) => !seen.has(`${c.node}\u0000${c.param}`) && seen.add(`${c.node}\u0000${c.param}`)).slice(0, MAX_VALUE_CONFLICTS);
 }
 
 /** Marks the fixed values posed as inputs, apart from the plan's own input names. */
@@ -87,7 +91,10 @@ function statedConflicts(plan: FixedValuePlan, fixed: readonly FixedParam[], tas
   const phrased = phrasings.map(phrasingWords);
   // The verb its phrasings lead with is the action gate's to compare, synonyms and all ("flush" for "purge").
   const verbs = new Set(phrasings.flatMap((phrasing) => leadingAction(phrasing)?.word ?? []));
-  const stated = fixed.filter((f) => !verbs.has(String(f.value).toLowerCase()) && phrased.some((words) => withoutValues(words, [f.value]).removed > 0));
+  const statedValues = new Set(
+    [...new Set(fixed.map((f) => f.value))].filter((value) => !verbs.has(String(value).toLowerCase()) && phrased.some((words) => withoutValues(words, [value]).removed > 0)),
+  );
+  const stated = fixed.filter((f) => statedValues.has(f.value));
   if (stated.length === 0) return [];
   const schema = plan.inputs_schema;
   const posed = Object.fromEntries(
@@ -137,20 +144,22 @@ function kindConflicts(plan: FixedValuePlan, fixed: readonly FixedParam[], words
   });
   if (kinded.length === 0) return [];
   const inputKinds = new Set(properties.flatMap((p) => scalarExamples(p).flatMap((e) => valueKind(String(e)) ?? [])));
+  const namesFixed = namesAnyOf(fixed.map((f) => f.value));
   const named = uniqueWords(words).filter((word) => {
     const kind = valueKind(word, true);
-    return kind !== undefined && !inputKinds.has(kind) && !read.some((value) => namesValue(word, value)) && !fixed.some((f) => namesValue(word, f.value));
+    return kind !== undefined && !inputKinds.has(kind) && !read.some((value) => namesValue(word, value)) && !namesFixed(word);
   });
   const before = (i: number) => words.lower[ARTICLES.has(words.lower[i - 1] ?? '') ? i - 2 : i - 1] ?? '';
   const placed = (word: string, kind: string, param: string) => {
     const leads = ADDRESS_KINDS.has(kind) ? new Set([...DESTINATION_WORDS, paramName(param).toLowerCase()]) : regionOfPlace(word) ? PLACE_LEAD_WORDS : classLeadWords(kind);
     return !leads || words.at.get(word)!.some((i) => leads.has(ADDRESS_KINDS.has(kind) ? (words.lower[i - 1] ?? '') : before(i)));
   };
-  return named.flatMap((word) =>
-    kinded
-      .filter((f) => f.kind === valueKind(word, true) && !taskNames(words, f.value) && placed(word, f.kind, f.param))
-      .map((f) => ({ task: word, node: f.node, param: f.param, plan: String(f.value) })),
-  );
+  return named.flatMap((word) => {
+    const kind = valueKind(word, true);
+    return kinded
+      .filter((f) => f.kind === kind && !taskNames(words, f.value) && placed(word, f.kind, f.param))
+      .map((f) => ({ task: word, node: f.node, param: f.param, plan: String(f.value) }));
+  });
 }
 
 /** Values the plan's inputs, required or defaulted, read off the task. */

@@ -52,10 +52,22 @@ export function keyedConflicts(fixed: readonly FixedParam[], words: Words, wordi
       [...wording.own].some((w) => sharesStem(w, lower))
     );
   };
+  // Many params share a name (`namespace` in every node): the words beside it are read once.
+  const besideByName = new Map<string, { names: ReadonlySet<string>; words: string[] }>();
+  const besideNameOf = (param: string) => {
+    const key = paramName(param);
+    let found = besideByName.get(key);
+    if (!found) {
+      const names = new Set(keyWords(param));
+      found = { names, words: names.size > 0 ? besideName(words, names).filter((word) => !sayNothing(word)) : [] };
+      besideByName.set(key, found);
+    }
+    return found;
+  };
   return fixed.flatMap((f) => {
-    if ((typeof f.value === 'string' && /\s|@|:\/\//.test(f.value)) || taskNames(words, f.value)) return [];
-    const names = new Set(keyWords(f.param));
-    const task = besideName(words, names).find((word) => !sayNothing(word) && differs(word, f.value, names));
+    const { names, words: beside } = besideNameOf(f.param);
+    if (beside.length === 0 || (typeof f.value === 'string' && /\s|@|:\/\//.test(f.value)) || taskNames(words, f.value)) return [];
+    const task = beside.find((word) => differs(word, f.value, names));
     return task ? [{ ...f, task }] : [];
   });
 }

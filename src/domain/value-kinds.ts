@@ -49,11 +49,30 @@ function isSlug(value: string): boolean {
   return parts !== undefined && parts.every((part) => part.length >= 3 && !ENGLISH_STOP_WORDS.has(part.toLowerCase()));
 }
 
+/**
+ * The keys a value is known by, in any spelling: itself (case-blind), its class's member
+ * (`member:production` for `prod`), and in a task's words the region a place names ("Ireland"
+ * → `eu-west-1`). Two values with a key in common name the same thing.
+ */
+function valueKeys(value: string | number, inText: boolean): string[] {
+  const keys = [sameValue(value)];
+  const member = valueClass(String(value), inText)?.member;
+  if (member !== undefined) keys.push(`member:${member}`);
+  const region = inText ? regionOfPlace(String(value)) : undefined;
+  if (region !== undefined) keys.push(region);
+  return keys;
+}
+
+/** Whether a task's word names any of `values` (namesValue, with the values' keys gathered once). */
+export function namesAnyOf(values: ReadonlyArray<string | number>): (word: string) => boolean {
+  const keys = new Set(values.flatMap((value) => valueKeys(value, false)));
+  return (word) => valueKeys(word, true).some((key) => keys.has(key));
+}
+
 /** Whether a task's word names a value: itself in any case, the same member of its class (`prod` for `production`), or its region's place ("Ireland" for eu-west-1). */
 export function namesValue(word: string | number, value: string | number): boolean {
-  if (sameValue(word) === sameValue(value) || regionOfPlace(String(word)) === sameValue(value)) return true;
-  const member = valueClass(String(word), true)?.member;
-  return member !== undefined && member === valueClass(String(value))?.member;
+  const keys = valueKeys(value, false);
+  return valueKeys(word, true).some((key) => keys.includes(key));
 }
 
 /** A param's own name: the last key of its path (`cc[1]` → cc, `headers.retentionDays` → retentionDays). */
@@ -62,7 +81,16 @@ export const paramName = (param: string) => /([\p{L}\p{N}_-]+)(\[\d+\])*$/u.exec
 /** Words that set a value aside: "not deepl", "instead of zstd", "rather than main". */
 const SET_ASIDE = [['not'], ['no'], ['instead', 'of'], ['rather', 'than'], ['than']];
 
+/** The keys of the values a task names, words it sets aside left out; computed once per task. */
+const namedKeys = new WeakMap<Words, Set<string>>();
+
 /** Whether the task names `value` other than to set it aside ("gzip it instead of zstd" does not ask for zstd). */
 export function taskNames(words: Words, value: string | number): boolean {
-  return words.bare.some((word, i) => namesValue(word, value) && !SET_ASIDE.some((lead) => lead.every((w, k) => words.lower[i - lead.length + k] === w)));
+  let keys = namedKeys.get(words);
+  if (!keys) {
+    const setAside = (i: number) => SET_ASIDE.some((lead) => lead.every((w, k) => words.lower[i - lead.length + k] === w));
+    keys = new Set(words.bare.flatMap((word, i) => (setAside(i) ? [] : valueKeys(word, true))));
+    namedKeys.set(words, keys);
+  }
+  return valueKeys(value, false).some((key) => keys.has(key));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeValueConflicts, valueConflicts, valueKind } from '../../src/domain/fixed-values';
+import { describeValueConflicts, MAX_VALUE_CONFLICTS, valueConflicts, valueKind } from '../../src/domain/fixed-values';
 import { holdReason } from '../../src/domain/holds';
 
 /** A learned report plan: the host varies (an input), the recipient was the same in both episodes (fixed). */
@@ -171,6 +171,13 @@ describe('a value the plan keeps fixed', () => {
     const rollout = { intent: 'roll out firmware 4.2.1 to a group and log it in the rollouts-2024 sheet', inputs_schema: {}, nodes: [{ id: 'r', params: { firmware: '4.2.1', sheet: 'rollouts-2024' } }] };
     expect(valueConflicts(rollout, 'roll out the firmware update to a group and log it in the rollouts sheet')).toEqual([]);
     expect(valueConflicts(rollout, 'roll out firmware 4.3.0 to a group')).toEqual([{ task: '4.3.0', node: 'r', param: 'firmware', plan: '4.2.1' }]);
+  });
+
+  it('lists at most MAX_VALUE_CONFLICTS of a big plan that repeats a param in every node', () => {
+    const nodes = Array.from({ length: 500 }, (_, i) => ({ id: `n${i}`, params: { namespace: 'payments', format: 'csv' } }));
+    const conflicts = valueConflicts({ ...reportPlan, nodes }, 'restart the billing workers on w-9 in the risk namespace as a PDF');
+    expect(conflicts).toHaveLength(MAX_VALUE_CONFLICTS);
+    expect(new Set(conflicts.map((c) => `${c.node}/${c.param}`)).size).toBe(MAX_VALUE_CONFLICTS);
   });
 
   it('is said in words, and is a reason to hold the pick', () => {
