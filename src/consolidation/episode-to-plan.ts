@@ -55,14 +55,23 @@ export function inferIntent(episode: Pick<EpisodicPayload, 'timeline' | 'tool_gr
   return tools.length > 0 ? tools.join('_').slice(0, 200) : UNKNOWN_INTENT;
 }
 
-/** The task as stated: the first non-empty summary of a user/goal event, else undefined. */
+/**
+ * The task as stated: the first non-empty summary of a user/goal event, else the summary of the
+ * event naming the task when it is a sentence (the event the intent is taken from:
+ * `ticket_triage` "Triage ticket T-4411 …"), else undefined.
+ */
 export function taskSummary(episode: Pick<EpisodicPayload, 'timeline'>): string | undefined {
   for (const event of episode.timeline) {
     const summary = event.summary?.trim();
     if (summary && TASK_EVENT.test(event.event_kind)) return summary.slice(0, 2000);
   }
-  return undefined;
+  // A sentence, not a note such as "step 1".
+  const stated = episode.timeline.find((event) => !isGenericEvent(event.event_kind.trim()))?.summary?.trim() ?? '';
+  return stated.split(/\s+/).length >= MIN_TASK_WORDS ? stated.slice(0, 2000) : undefined;
 }
+
+/** Fewest words of a summary on the event naming the task that state the task. */
+const MIN_TASK_WORDS = 3;
 
 /** A sentence naming the ops in order, for plans whose episode never stated its task. */
 export function opsSentence(ops: readonly string[]): string {

@@ -56,6 +56,14 @@ describe('the agent’s words', () => {
     expect(plan.examples).toBeUndefined();
     expect(opsSentence(['a', 'a'])).toBe('Runs a.');
   });
+
+  it('takes the task from the summary of the event naming it when no user or goal event has one', () => {
+    const timeline = [{ t: 1, event_kind: 'ticket_triage', summary: 'Triage support ticket T-4411 and post it to #support' }];
+    const plan = planFromEpisode(setupEpisode('https://git.example/acme/api', 'main', { timeline }), 'p', NOW);
+    expect(plan.intent).toBe('ticket_triage');
+    expect(plan.description).toBe('Triage support ticket T-4411 and post it to #support');
+    expect(plan.examples).toEqual([plan.description]);
+  });
 });
 
 describe('inputs from the task text', () => {
