@@ -16,7 +16,7 @@ const ACTION_CLASSES: Record<string, readonly string[]> = {
   restart: ['restart', 'reboot', 'bounce', 'recycle', 'relaunch', 'respawn'],
   start: [
     'start', 'launch', 'boot', 'resume', 'unpause', 'create', 'provision', 'spin up', 'set up', 'setup', 'install', 'open', 'enable', 'activate',
-    'turn on', 'unfreeze',
+    'turn on', 'unfreeze', 'onboard',
   ],
   stop: [
     'stop', 'halt', 'kill', 'terminate', 'shut down', 'shutdown', 'take down', 'spin down', 'drain', 'cancel', 'disable', 'deactivate',
@@ -27,7 +27,7 @@ const ACTION_CLASSES: Record<string, readonly string[]> = {
   rollback: ['rollback', 'roll back', 'go back', 'revert', 'undeploy', 'undo', 'downgrade'],
   remove: [
     'delete', 'remove', 'drop', 'destroy', 'wipe', 'erase', 'purge', 'flush', 'clear', 'clean', 'clean up', 'evict', 'invalidate',
-    'revoke', 'close', 'tear down', 'teardown', 'uninstall', 'decommission', 'deprovision', 'prune', 'truncate',
+    'revoke', 'close', 'tear down', 'teardown', 'uninstall', 'decommission', 'deprovision', 'prune', 'truncate', 'offboard', 'deduplicate', 'dedupe',
   ],
   warm: ['warm', 'prewarm', 'preload', 'prime'],
   read: [
@@ -40,6 +40,7 @@ const ACTION_CLASSES: Record<string, readonly string[]> = {
   backup: ['backup', 'back up', 'snapshot'],
   restore: ['restore', 'recover', 'bring back'],
   refund: ['refund', 'reimburse'],
+  merge: ['merge', 'squash', 'rebase'],
   send: ['send', 'post', 'notify', 'email', 'message', 'announce', 'broadcast', 'tell'],
   approve: ['approve', 'accept'],
   reject: ['reject', 'deny', 'decline'],
@@ -144,9 +145,15 @@ export function actionConflict(task: string, planNames: readonly string[]): Acti
   if (!asked) return undefined;
   const done = planNames.map(leadingAction).filter((a): a is ActionWord => a !== undefined && !a.negated);
   if (asked.negated) return { task: asked.word, plan: [...new Set(done.map((a) => a.word))] };
-  if (done.length === 0 || done.some((a) => a.action === asked.action)) return undefined;
+  if (done.some((a) => a.action === asked.action)) return undefined;
+  // A plan named by verbs of no class ("build the sales report", "summarise the PR") is not known
+  // to do anything in particular: only an action that cannot be taken back needs one it is known to do.
+  if (done.length === 0) return IRREVERSIBLE.has(asked.action) && planNames.length > 0 ? { task: asked.word, plan: [] } : undefined;
   return { task: asked.word, plan: [...new Set(done.map((a) => a.word))] };
 }
+
+/** Actions that cannot be taken back: auto-run only on a plan known to do them. */
+const IRREVERSIBLE: ReadonlySet<string> = new Set(['remove', 'stop', 'rollback', 'reject', 'refund', 'merge']);
 
 /**
  * What says which action a plan does: its intent, the tasks it was written or learned for
@@ -170,7 +177,7 @@ const ACTION_NOUNS: ReadonlyMap<string, string> = new Map([
   ['deletion', 'delete'], ['removal', 'remove'], ['erasure', 'erase'], ['cleanup', 'clean up'], ['teardown', 'tear down'], ['creation', 'create'],
   ['deployment', 'deploy'], ['rotation', 'rotate'], ['restoration', 'restore'], ['recovery', 'recover'], ['termination', 'terminate'],
   ['cancellation', 'cancel'], ['suspension', 'suspend'], ['revocation', 'revoke'], ['invalidation', 'invalidate'], ['installation', 'install'],
-  ['provisioning', 'provision'], ['decommissioning', 'decommission'], ['shutdown', 'shut down'], ['rollback', 'roll back'], ['reboot', 'reboot'],
+  ['provisioning', 'provision'], ['decommissioning', 'decommission'], ['onboarding', 'onboard'], ['offboarding', 'offboard'], ['shutdown', 'shut down'], ['rollback', 'roll back'], ['reboot', 'reboot'],
 ]);
 
 /**
@@ -191,5 +198,7 @@ function trailingAction(name: string): ActionWord | undefined {
 /** A conflict in words, for messages: what the task asks and what the plan does instead. */
 export function describeConflict(conflict: ActionConflict): string {
   const does = conflict.plan.length > 0 ? `, and the best match does "${conflict.plan.join('", "')}"` : '';
-  return conflict.task.startsWith('not ') ? `the task says "${conflict.task}"${does}` : `the task asks to "${conflict.task}", but the best match does "${conflict.plan.join('", "')}"`;
+  if (conflict.task.startsWith('not ')) return `the task says "${conflict.task}"${does}`;
+  if (conflict.plan.length === 0) return `the task asks to "${conflict.task}", which cannot be taken back, and the best match is not known to do it`;
+  return `the task asks to "${conflict.task}", but the best match does "${conflict.plan.join('", "')}"`;
 }

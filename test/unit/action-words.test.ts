@@ -29,12 +29,24 @@ describe('an action conflict', () => {
     expect(actionConflict('list the api keys', ['rotate_api_keys'])).toEqual({ task: 'list', plan: ['rotate'] });
   });
 
-  it('never holds back a verb of the plan\'s class, one a learned alias leads with, or an unclassed task or plan', () => {
+  it('never holds back a verb of the plan\'s class, one a learned alias leads with, an unclassed task, or a plan with no name', () => {
     expect(actionConflict('reboot the billing workers', ['restart_stuck_workers'])).toBeUndefined();
     expect(actionConflict('stop the billing workers', ['recycle_billing_consumers', 'stop the billing workers'])).toBeUndefined();
     expect(actionConflict('handle the stuck workers', ['restart_stuck_workers'])).toBeUndefined();
-    expect(actionConflict('stop the billing workers', ['triage_latency_alert'])).toBeUndefined();
+    expect(actionConflict('restart the billing workers', ['triage_latency_alert'])).toBeUndefined();
     expect(actionConflict('stop the billing workers', [])).toBeUndefined();
+  });
+
+  it('holds back an action that cannot be taken back from a plan named by verbs of no class', () => {
+    const summarise = ['Summarise pull request 4821 in acme/webshop for the weekly changelog'];
+    for (const task of ['merge pull request 5012 in acme/webshop', 'revert pull request 4821', 'delete the weekly changelog', 'cancel the changelog email']) {
+      expect(actionConflict(task, summarise)).toMatchObject({ plan: [] });
+    }
+    expect(actionConflict('summarise pull request 5012', summarise)).toBeUndefined();
+    expect(actionConflict('send the weekly changelog', summarise)).toBeUndefined();
+    expect(actionConflict('remove duplicate customer records', ['deduplicate_customer_records'])).toBeUndefined();
+    expect(actionConflict('offboard customer Hooli', planActionNames({ intent: 'customer_onboarding', nodes: [] }, []))).toEqual({ task: 'offboard', plan: ['onboard'] });
+    expect(describeConflict({ task: 'merge', plan: [] })).toBe('the task asks to "merge", which cannot be taken back, and the best match is not known to do it');
   });
 });
 
