@@ -31,6 +31,7 @@ export interface LearnedInputsSchema extends Record<string, unknown> {
   type: 'object';
   properties: Record<string, InputProperty>;
   required: string[];
+  additionalProperties: false;
 }
 
 const INPUT_REF = /^\{\{\s*inputs\.([^{}.\s]+)\s*\}\}$/;
@@ -153,7 +154,8 @@ export class InputSet {
       const fallback = this.defaults.has(name) ? { default: this.defaults.get(name) } : {};
       properties[name] = type ? { type, examples, ...fallback } : { examples, ...fallback };
     }
-    return { type: 'object', properties, required: names.filter((name) => !this.optional.has(name)) };
+    // A name the plan does not take is a caller's slip ("totl" for "total"), refused rather than ignored.
+    return { type: 'object', properties, required: names.filter((name) => !this.optional.has(name)), additionalProperties: false };
   }
 }
 

@@ -15,7 +15,19 @@ export function inputProblems(schema: Record<string, unknown>, inputs: unknown):
   if (Object.keys(schema).length === 0) return [];
   const validate = inputsValidator(schema);
   if (validate(inputs)) return [];
-  return (validate.errors ?? []).map((e) => `inputs${e.instancePath.replace(/\//g, '.')}: ${e.message ?? 'invalid'}`);
+  return (validate.errors ?? []).map((e) => {
+    const at = `inputs${e.instancePath.replace(/\//g, '.')}`;
+    // Name the stray input and what the plan takes: "totl" is a slip for "total".
+    if (e.keyword === 'additionalProperties') return `${at}.${String(e.params.additionalProperty)}: not an input of this plan${e.instancePath === '' ? takes(schema) : ''}`;
+    return `${at}: ${e.message ?? 'invalid'}`;
+  });
+}
+
+/** "(it takes a, b)" for a schema with properties, else nothing. */
+function takes(schema: Record<string, unknown>): string {
+  const properties = schema.properties;
+  const names = properties && typeof properties === 'object' ? Object.keys(properties) : [];
+  return names.length > 0 ? ` (it takes ${names.join(', ')})` : '';
 }
 
 /**

@@ -81,6 +81,7 @@ describe('inputs from the task text', () => {
         url: { type: 'string', examples: ['https://git.example/acme/api'] },
       },
       required: ['branch', 'url'],
+      additionalProperties: false,
     });
     expect(plan.edges).toEqual([
       { from: 'install', to: 'test', kind: 'control' },
@@ -310,7 +311,7 @@ describe('inputs the twins always passed alike', () => {
 
   it('are one input, which the caller sends once', () => {
     const merged = antiUnify(planFromEpisode(reportEpisode('EMEA'), 'p', NOW), planFromEpisode(reportEpisode('NA-EAST'), 'q', NOW));
-    expect(merged.inputs_schema).toEqual({ type: 'object', properties: { region: { type: 'string', examples: ['EMEA', 'NA-EAST'] } }, required: ['region'] });
+    expect(merged.inputs_schema).toEqual({ type: 'object', properties: { region: { type: 'string', examples: ['EMEA', 'NA-EAST'] } }, required: ['region'], additionalProperties: false });
     expect(merged.nodes.map((n) => n.params)).toEqual([
       { region: '{{inputs.region}}', namespace: 'analytics' },
       { format: 'csv', title: 'Sales {{inputs.region}}' },
@@ -444,7 +445,7 @@ describe('anti-unification of texts', () => {
       });
     const merged = antiUnify(planFromEpisode(weather('London'), 'p', NOW), planFromEpisode(weather('Paris'), 'q', NOW));
     expect(merged.nodes[0]!.params.url).toBe('https://wx.example/weather?city={{inputs.url}}&units=metric');
-    expect(merged.inputs_schema).toEqual({ type: 'object', properties: { url: { type: 'string', examples: ['London', 'Paris'] } }, required: ['url'] });
+    expect(merged.inputs_schema).toEqual({ type: 'object', properties: { url: { type: 'string', examples: ['London', 'Paris'] } }, required: ['url'], additionalProperties: false });
   });
 
   it('makes the differing words of two texts an input and keeps the text they share; a value without spaces stays whole', () => {
@@ -455,6 +456,7 @@ describe('anti-unification of texts', () => {
       type: 'object',
       properties: { msg: { type: 'string', examples: ['billing', 'payments'] }, url: { type: 'string', examples: ['https://r.example/a', 'https://r.example/b'], default: 'https://r.example/a' } },
       required: ['msg', 'url'],
+      additionalProperties: false,
     });
     const third = antiUnify(merged, planFromEpisode(reportEpisode('search', 'https://r.example/a'), 'r', NOW));
     expect(generalisationKey(third)).toBe(generalisationKey(merged));

@@ -39,6 +39,12 @@ describe('inputsSchemaIssues', () => {
     expect(inputProblems({ $id: 'https://example.com/in', type: 'number' }, 'x')).toEqual(['inputs: must be number']);
   });
 
+  it('names an input the plan does not take, and the ones it does', () => {
+    const learned = { type: 'object', properties: { total: { type: 'integer' }, region: { type: 'string' } }, required: ['region'], additionalProperties: false };
+    expect(inputProblems(learned, { region: 'EMEA', totl: 77000 })).toEqual(['inputs.totl: not an input of this plan (it takes total, region)']);
+    expect(inputProblems(learned, { region: 'EMEA', total: 77000 })).toEqual([]);
+  });
+
   it('checks the formats JSON Schema names and ignores one it does not', () => {
     const schema = { type: 'object', properties: { e: { format: 'email' }, u: { format: 'uri' }, d: { format: 'date-time' }, x: { format: 'no-such-format' } } };
     expect(inputsSchemaIssues(schema)).toEqual([]);
