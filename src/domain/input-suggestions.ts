@@ -293,6 +293,27 @@ export function overriddenDefaults(
     .map(([name, value]) => ({ name, named: value, default: properties[name]!.default }));
 }
 
+/**
+ * Inputs the caller gave one value while the task names another for them ("… post to
+ * #billing-escalations" with `channel: "#support-escalations"`): read as suggestions are. A value
+ * the caller gave any input is that input's, never a contradiction of another.
+ */
+export function contradictedInputs(
+  schema: Record<string, unknown>,
+  task: string,
+  given: Record<string, unknown>,
+  phrasings: readonly string[] = [],
+): Array<{ name: string; named: string | number; given: unknown }> {
+  const properties = (schema.properties ?? {}) as Record<string, InputProperty>;
+  const scalars = Object.keys(given).filter((name) => name in properties && (typeof given[name] === 'string' || typeof given[name] === 'number'));
+  if (scalars.length === 0) return [];
+  const named = readInputs(inputReader({ ...schema, required: scalars }, phrasings), wordsOf(task), {});
+  const givenValues = new Set(jsonScalars(given).map(sameValue));
+  return Object.entries(named)
+    .filter(([, value]) => !givenValues.has(sameValue(value)))
+    .map(([name, value]) => ({ name, named: value, given: given[name] }));
+}
+
 /** A value as compared with a default: addresses and names ignore case and a trailing slash. */
 export const sameValue = (value: unknown) => (typeof value === 'string' ? value.toLowerCase().replace(/\/+$/, '') : JSON.stringify(value));
 

@@ -12,7 +12,7 @@ import { aRecordType, sensitivityRank, type MemoryRecord, type PlanGraphPayload,
 import { visibility } from '../domain/trust';
 import { DomainError } from '../domain/errors';
 import { canonicalJson } from '../domain/canonical-json';
-import { overriddenDefaults, suggestInputs } from '../domain/input-suggestions';
+import { contradictedInputs, overriddenDefaults, suggestInputs } from '../domain/input-suggestions';
 import { planPhrasings } from '../domain/phrasing-template';
 import { phrasingWithoutValues } from '../domain/alias-match';
 import { isSelectable, type Retriever } from '../retrieval/retrieve';
@@ -132,23 +132,34 @@ function needsMoreMessage(selection: Selection): string {
 }
 
 /**
- * A 422 when inputs the caller left out would run with their default although the task names
- * another value for them; undefined otherwise. The caller sends the value meant (or the default).
+ * A 422 when the task names another value for an input than the run would take: one the caller
+ * left to its default, or gave otherwise. The caller sends the value meant; undefined when none.
  */
-function overriddenDefaultsError(choice: PlanChoice, input: IntentInput): DomainError | undefined {
+function inputsTaskDisagrees(choice: PlanChoice, input: IntentInput): DomainError | undefined {
   const payload = choice.record.payload as PlanGraphPayload;
-  const overridden = overriddenDefaults(payload.inputs_schema, input.task_descriptor, input.inputs ?? {}, planPhrasings(payload));
-  if (overridden.length === 0) return undefined;
-  const said = overridden.map((o) => `${o.name}=${String(o.named)} (default ${JSON.stringify(o.default)})`).join(', ');
+  const phrasings = planPhrasings(payload);
+  const given = input.inputs ?? {};
+  const overridden = overriddenDefaults(payload.inputs_schema, input.task_descriptor, given, phrasings);
+  const contradicted = contradictedInputs(payload.inputs_schema, input.task_descriptor, given, phrasings);
+  if (overridden.length === 0 && contradicted.length === 0) return undefined;
+  const them = (list: readonly unknown[]) => (list.length > 1 ? 'them' : 'it');
+  const said = [
+    ...(overridden.length > 0
+      ? [`the task names ${overridden.map((o) => `${o.name}=${String(o.named)} (default ${JSON.stringify(o.default)})`).join(', ')}, but inputs leave ${them(overridden)} to the default`]
+      : []),
+    ...(contradicted.length > 0
+      ? [`the task names ${contradicted.map((c) => `${c.name}=${String(c.named)}`).join(', ')}, but inputs give ${contradicted.map((c) => JSON.stringify(c.given)).join(', ')}`]
+      : []),
+  ].join('; ');
   return new DomainError(
     'invalid_inputs',
-    `the task names ${said}, but inputs leave ${overridden.length > 1 ? 'them' : 'it'} to the default (plan ${choice.record.id}, ${payload.intent}, chosen by ${choice.selected_by}); send the value meant in inputs`,
+    `${said} (plan ${choice.record.id}, ${payload.intent}, chosen by ${choice.selected_by}); send the value meant in inputs`,
     {
       plan_id: choice.record.id,
       intent: payload.intent,
       selected_by: choice.selected_by,
       inputs_schema: payload.inputs_schema,
-      suggested_inputs: Object.fromEntries(overridden.map((o) => [o.name, o.named])),
+      suggested_inputs: Object.fromEntries([...overridden, ...contradicted].map((o) => [o.name, o.named])),
     },
   );
 }
@@ -224,7 +235,7 @@ export function createIntentService(deps: IntentServiceDeps) {
     const decided = (decision: 'auto_run' | 'refused') => {
       if (choice.selected_by === 'retrieval') selectionDecisions.inc({ decision });
     };
-    const defaultsProblem = overriddenDefaultsError(choice, input);
+    const defaultsProblem = inputsTaskDisagrees(choice, input);
     if (defaultsProblem) {
       decided('refused');
       throw defaultsProblem;

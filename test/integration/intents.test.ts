@@ -177,6 +177,30 @@ describe('POST /v1/intents', () => {
     expect(await output({ task_descriptor: `mail the digest ${scope} to team@example.com` })).toEqual({ value: 'team@example.com' });
   });
 
+  it('never runs an input the caller gave one value while the task names another; the two agreeing, it runs', async () => {
+    const scope = uid('s');
+    const inputs_schema = {
+      type: 'object',
+      required: ['ticket', 'channel'],
+      properties: { ticket: { type: 'string', examples: ['T-4411'] }, channel: { type: 'string', examples: ['#support-escalations'] } },
+    };
+    const nodes = [
+      { id: 'a', op: 'echo', params: { ticket: '{{inputs.ticket}}', channel: '{{inputs.channel}}' } },
+      { id: 'b', op: 'echo', params: { upstream: '{{nodes.a.output}}' } },
+    ];
+    const plan = await storePlan({ scope, intent: `triage ticket ${scope}`, examples: [`triage ticket T-4411 ${scope} and post it to #support-escalations`], inputs_schema, nodes });
+    const key = await ctx.key(uid('agent'), 'low');
+    const inputs = { ticket: 'T-7004', channel: '#support-escalations' };
+    const body = (task: string) => ({ task_descriptor: task, plan_id: plan.id, inputs, trust: { scopes: [scope] }, wait: true });
+    const refused = await ctx.call('POST', '/v1/intents', body(`triage ticket T-7004 ${scope} and post it to #billing-escalations`), key);
+    expect(refused.statusCode).toBe(422);
+    expect(errorOf(refused).message).toMatch(/^the task names channel=#billing-escalations, but inputs give "#support-escalations"/);
+    expect(errorOf(refused).details).toMatchObject({ suggested_inputs: { channel: '#billing-escalations' } });
+    expect(await planRunsOf(plan.id)).toEqual([]);
+    const ran = await ctx.withWorker(() => ctx.call('POST', '/v1/intents', body(`triage ticket T-7004 ${scope} and post it to #support-escalations`), key));
+    expect(ran.statusCode).toBe(202);
+  });
+
   it('never auto-runs a plan that would replace a value the task names with one it keeps fixed; named by plan_id, or the fixed value asked for, it runs', async () => {
     const scope = uid('s');
     const inputs_schema = { type: 'object', required: ['host'], properties: { host: { type: 'string', examples: ['w-7', 'w-3'] } } };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { overriddenDefaults, suggestInputs, valueShape } from '../../src/domain/input-suggestions';
+import { contradictedInputs, overriddenDefaults, suggestInputs, valueShape } from '../../src/domain/input-suggestions';
 import { RESEARCH_INPUTS_SCHEMA, RESEARCH_PHRASINGS } from '../fixtures/research-plan';
 
 const schema = (properties: Record<string, unknown>, required = Object.keys(properties)) => ({ type: 'object', required, properties });
@@ -137,6 +137,19 @@ describe('a default the task overrides', () => {
     expect(overriddenDefaults(policy, 'page the payments-secondary escalation policy', {}, paging)).toEqual([
       { name: 'policy', named: 'payments-secondary', default: 'platform-primary' },
     ]);
+  });
+
+  it('names an input the caller gave one value while the task names another', () => {
+    const triage = schema({ ticket: { type: 'string', examples: ['T-4411'] }, channel: { type: 'string', examples: ['#support-escalations'] } }, ['ticket', 'channel']);
+    const stored = ['Triage ticket T-4411 and post a summary to #support-escalations'];
+    const given = { ticket: 'T-7004', channel: '#support-escalations' };
+    expect(contradictedInputs(triage, 'Triage ticket T-7004 and post a summary to #billing-escalations', given, stored)).toEqual([
+      { name: 'channel', named: '#billing-escalations', given: '#support-escalations' },
+    ]);
+    // The task agreeing, naming nothing for it, or naming what another input was given, is no contradiction.
+    expect(contradictedInputs(triage, 'Triage ticket T-7004 and post a summary to #support-escalations', given, stored)).toEqual([]);
+    expect(contradictedInputs(triage, 'Triage ticket T-7004', given, stored)).toEqual([]);
+    expect(contradictedInputs(triage, 'Triage ticket T-7004', {}, stored)).toEqual([]);
   });
 
   it('never reads a value across the end of a sentence', () => {
