@@ -296,7 +296,8 @@ export function overriddenDefaults(
 /**
  * Inputs the caller gave one value while the task names another for them ("… post to
  * #billing-escalations" with `channel: "#support-escalations"`): read as suggestions are. A value
- * the caller gave any input is that input's, never a contradiction of another.
+ * the caller gave any input is that input's, never a contradiction of another, and a task that
+ * names the given value agrees with it.
  */
 export function contradictedInputs(
   schema: Record<string, unknown>,
@@ -307,10 +308,12 @@ export function contradictedInputs(
   const properties = (schema.properties ?? {}) as Record<string, InputProperty>;
   const scalars = Object.keys(given).filter((name) => name in properties && (typeof given[name] === 'string' || typeof given[name] === 'number'));
   if (scalars.length === 0) return [];
-  const named = readInputs(inputReader({ ...schema, required: scalars }, phrasings), wordsOf(task), {});
+  const words = wordsOf(task);
+  const named = readInputs(inputReader({ ...schema, required: scalars }, phrasings), words, {});
   const givenValues = new Set(jsonScalars(given).map(sameValue));
   return Object.entries(named)
-    .filter(([, value]) => !givenValues.has(sameValue(value)))
+    // The task naming the value given ("… region EMEA for Q3" read whole) agrees with it.
+    .filter(([name, value]) => !givenValues.has(sameValue(value)) && withoutValues(words, [given[name] as string | number]).removed === 0)
     .map(([name, value]) => ({ name, named: value, given: given[name] }));
 }
 

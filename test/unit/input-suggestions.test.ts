@@ -150,6 +150,13 @@ describe('a default the task overrides', () => {
     expect(contradictedInputs(triage, 'Triage ticket T-7004 and post a summary to #support-escalations', given, stored)).toEqual([]);
     expect(contradictedInputs(triage, 'Triage ticket T-7004', given, stored)).toEqual([]);
     expect(contradictedInputs(triage, 'Triage ticket T-7004', {}, stored)).toEqual([]);
+    // Words read around the given value ("EMEA for Q3" between the neighbours of "EMEA") still name it.
+    const sales = schema({ region: { type: 'string', examples: ['EMEA', 'APAC'] } }, ['region']);
+    const salesPhrasing = ['Build the sales report for region EMEA and email it'];
+    expect(contradictedInputs(sales, 'Build the sales report for region EMEA for Q3 and email it', { region: 'EMEA' }, salesPhrasing)).toEqual([]);
+    expect(contradictedInputs(sales, 'Build the sales report for region LATAM and email it', { region: 'EMEA' }, salesPhrasing)).toEqual([
+      { name: 'region', named: 'LATAM', given: 'EMEA' },
+    ]);
   });
 
   it('never reads a value across the end of a sentence', () => {
