@@ -69,7 +69,9 @@ export function valueConflicts(plan: FixedValuePlan, task: string): ValueConflic
       .filter((leaf) => !String(leaf.value).includes('{{'))
       .map((leaf): FixedParam => ({ node: node.id, param: leaf.path, value: leaf.value })),
   );
-  if (fixed.length === 0) return [];
+  // The very words the plan was written or learned for ask for what it does.
+  const said = (text: string) => text.trim().toLowerCase().replace(/\s+/g, ' ');
+  if (fixed.length === 0 || [plan.intent, ...planPhrasings(plan)].some((phrasing) => said(phrasing) === said(task))) return [];
   const words = wordsOf(task);
   const read = readAllInputs(plan, words);
   const keyed = keyedConflicts(fixed, words, { own: ownWords(plan, fixed), read });

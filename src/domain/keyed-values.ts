@@ -49,6 +49,7 @@ export function keyedConflicts(fixed: readonly FixedParam[], words: Words, wordi
       ENGLISH_STOP_WORDS.has(lower) ||
       fillerOnly(lower) ||
       wording.read.some((value) => namesValue(word, value)) ||
+      lower.split(/[^\p{L}\p{N}]+/u).every((part) => !part || wording.own.has(part)) ||
       [...wording.own].some((w) => sharesStem(w, lower))
     );
   };

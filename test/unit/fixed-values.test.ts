@@ -113,6 +113,11 @@ describe('a value the plan keeps fixed', () => {
     expect(held('scale checkout-api in the payments namespace at tier 2, 30-day retention, rolling strategy')).toEqual([]);
     expect(held('scale checkout-api with our usual deployment strategy, then update the strategy doc')).toEqual([]);
     expect(held('scale checkout-api; check the namespace first')).toEqual([]);
+    // A word of the plan's own wording, whole or in parts, says nothing; nor does the plan's own text asked again.
+    const room = { intent: 'book a meeting room loop-8093f1107f', inputs_schema: {}, nodes: [{ id: 'find', params: { room: 'any' } }] };
+    expect(valueConflicts(room, 'book a meeting room loop-8093f1107f')).toEqual([]);
+    expect(valueConflicts(room, 'please book a meeting room loop-8093f1107f')).toEqual([]);
+    expect(valueConflicts(room, 'book a meeting room 42')).toEqual([{ task: '42', node: 'find', param: 'room', plan: 'any' }]);
   });
 
   it('reads two-word names, numbers after a preposition, and no word the name only qualifies', () => {
