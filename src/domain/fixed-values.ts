@@ -15,7 +15,6 @@
 import {
   inputReader,
   MAX_PHRASINGS,
-  overriddenDefaults,
   phrasingWords,
   readInputs,
   scalarExamples,
@@ -24,6 +23,7 @@ import {
   type Words,
 } from './input-suggestions';
 import { leadingAction } from './action-words';
+import { overriddenDefaults } from './input-disagreements';
 import { keyedConflicts, keyWords } from './keyed-values';
 import { classLeadWords, PLACE_LEAD_WORDS, regionOfPlace } from './value-classes';
 import { namesAnyOf, namesValue, paramName, taskNames, valueKind, type FixedParam } from './value-kinds';

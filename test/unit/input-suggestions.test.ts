@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { contradictedInputs, overriddenDefaults, suggestInputs, valueShape } from '../../src/domain/input-suggestions';
+import { suggestInputs, valueShape } from '../../src/domain/input-suggestions';
+import { contradictedInputs, overriddenDefaults } from '../../src/domain/input-disagreements';
 import { RESEARCH_INPUTS_SCHEMA, RESEARCH_PHRASINGS } from '../fixtures/research-plan';
 
 const schema = (properties: Record<string, unknown>, required = Object.keys(properties)) => ({ type: 'object', required, properties });

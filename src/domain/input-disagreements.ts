@@ -1,0 +1,58 @@
+/**
+ * Where the task and a request's inputs disagree: an input left to its default, or given a value,
+ * while the task names another value for it. Read as suggestions are (input-suggestions.ts); the
+ * intent is refused with the task's value suggested, since running would do what was not asked.
+ */
+import { inputReader, readInputs, sameValue, withoutValues, wordsOf, type InputProperty } from './input-suggestions';
+
+/**
+ * Inputs the caller left to their default although the task names another value for them ("…
+ * to eng-all@example.com" where `to` defaults to team@example.com): read as suggestions are, a
+ * value the caller gave another input excepted. Running the default would do what was not asked.
+ */
+export function overriddenDefaults(
+  schema: Record<string, unknown>,
+  task: string,
+  given: Record<string, unknown>,
+  phrasings: readonly string[] = [],
+): Array<{ name: string; named: string | number; default: unknown }> {
+  const properties = (schema.properties ?? {}) as Record<string, InputProperty>;
+  const words = wordsOf(task);
+  // Values the caller gave (inside arrays and objects too) or a required input takes are not this input's.
+  const taken = new Set([...jsonScalars(given), ...Object.values(readInputs(inputReader(schema, phrasings), words, {}))].map(sameValue));
+  const named = readInputs(inputReader(schema, phrasings, 'defaulted'), words, given);
+  return Object.entries(named)
+    .filter(([name, value]) => sameValue(value) !== sameValue(properties[name]!.default) && !taken.has(sameValue(value)))
+    .map(([name, value]) => ({ name, named: value, default: properties[name]!.default }));
+}
+
+/**
+ * Inputs the caller gave one value while the task names another for them ("… post to
+ * #billing-escalations" with `channel: "#support-escalations"`): read as suggestions are. A value
+ * the caller gave any input is that input's, never a contradiction of another, and a task that
+ * names the given value agrees with it.
+ */
+export function contradictedInputs(
+  schema: Record<string, unknown>,
+  task: string,
+  given: Record<string, unknown>,
+  phrasings: readonly string[] = [],
+): Array<{ name: string; named: string | number; given: unknown }> {
+  const properties = (schema.properties ?? {}) as Record<string, InputProperty>;
+  const scalars = Object.keys(given).filter((name) => name in properties && (typeof given[name] === 'string' || typeof given[name] === 'number'));
+  if (scalars.length === 0) return [];
+  const words = wordsOf(task);
+  const named = readInputs(inputReader({ ...schema, required: scalars }, phrasings), words, {});
+  const givenValues = new Set(jsonScalars(given).map(sameValue));
+  return Object.entries(named)
+    // The task naming the value given ("… region EMEA for Q3" read whole) agrees with it.
+    .filter(([name, value]) => !givenValues.has(sameValue(value)) && withoutValues(words, [given[name] as string | number]).removed === 0)
+    .map(([name, value]) => ({ name, named: value, given: given[name] }));
+}
+
+/** Every string and number inside a JSON value. */
+function jsonScalars(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value.flatMap(jsonScalars);
+  if (value && typeof value === 'object') return Object.values(value).flatMap(jsonScalars);
+  return typeof value === 'string' || typeof value === 'number' ? [value] : [];
+}
