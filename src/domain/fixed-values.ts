@@ -5,7 +5,7 @@
  * auto-run. Three readings find such a value:
  * - where the plan's phrasings state the fixed value, the task's words standing there ("ask
  *   deploy service 900160 for …" against a plan learned as "ask deploy service 82 for …"), read as
- *   an input's overridden default is (input-suggestions.ts);
+ *   an input's overridden default is (input-disagreements.ts);
  * - a task word of the fixed value's telling kind (value-kinds.ts) that no input takes ("…
  *   report to eng-all@example.com" beside a fixed `to: team@example.com`, "as a PDF" beside
  *   `format: csv`); an address counts only named as where something goes, not mentioned in
