@@ -54,7 +54,10 @@ const MAX_EPOCH_MS = 8.64e15;
  * A point in time on the wire: ISO-8601 text or whole epoch milliseconds, each one a Date and
  * Postgres can hold (a run's latency learned from a timeline is the difference of two of them).
  */
-const instant = z.union([timestamptzSchema, z.number().int().nonnegative().max(MAX_EPOCH_MS)]);
+const instant = z.union([timestamptzSchema, z.number().int().nonnegative().max(MAX_EPOCH_MS)], {
+  // Zod's own "Invalid input" would not say that text without an offset is the problem.
+  error: 'must be ISO-8601 text with an offset ("2025-05-01T10:00:00Z") or whole epoch milliseconds',
+});
 
 // ---------- episodic ----------
 export const timelineEventSchema = z.strictObject({
