@@ -64,7 +64,7 @@ function reaches(successors: ReadonlyArray<Set<number>>, from: number, to: numbe
 /**
  * Traces values from results to later args and rewrites the args as references.
  *
- * First, an array or object of a node's args holding a traceable leaf and equal (key order aside)
+ * First, an array or object of a node's args holding a traceable leaf (or 3+ scalars) and equal (key order aside)
  * to a whole result or to an array or object inside one becomes one reference to it (the outermost such value),
  * chosen among producers by the rules below. Then, a leaf of the args left that is traceable
  * (see `isTraceable`) and equals a leaf of another node's result is taken from that node: an
@@ -173,19 +173,31 @@ export function traceDataFlow(nodes: readonly TracedNode[]): DataFlow {
 }
 
 /**
- * Every array and object inside a JSON value (itself included) that holds a traceable leaf,
- * outermost first: as for single leaves, `{"retries": 3}` or `[true]` equal by coincidence are
- * no evidence of data flow.
+ * Every array and object inside a JSON value (itself included) that holds a traceable leaf or at
+ * least MIN_EVIDENT_SCALARS scalars, outermost first: as for single leaves, `{"retries": 3}` or
+ * `[true]` equal by coincidence are no evidence of data flow, but a health report
+ * `{"status": "ok", "database": {"ok": true}, "queue": {"ok": true}}` passed on whole is.
  */
 function compounds(value: unknown, path: JsonPath = [], out: Array<{ path: JsonPath; value: unknown }> = []) {
+  const evident = (v: unknown) => leaves(v).some((l) => isTraceable(l.value)) || scalarCount(v) >= MIN_EVIDENT_SCALARS;
   if (Array.isArray(value)) {
-    if (leaves(value).some((l) => isTraceable(l.value))) out.push({ path, value });
+    if (evident(value)) out.push({ path, value });
     value.forEach((item, i) => compounds(item, [...path, i], out));
   } else if (value !== null && typeof value === 'object') {
-    if (leaves(value).some((l) => isTraceable(l.value))) out.push({ path, value });
+    if (evident(value)) out.push({ path, value });
     for (const [key, item] of Object.entries(value)) compounds(item, [...path, key], out);
   }
   return out;
+}
+
+/** Fewest scalars (strings, numbers, booleans, nulls) that make an array or object equal to a result no coincidence. */
+const MIN_EVIDENT_SCALARS = 3;
+
+/** How many scalars a JSON value holds, at any depth. */
+function scalarCount(value: unknown): number {
+  if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + scalarCount(item), 0);
+  if (value !== null && typeof value === 'object') return Object.values(value).reduce((sum: number, item) => sum + scalarCount(item), 0);
+  return 1;
 }
 
 /** Whether the value at `path` was already replaced by a reference (a string on the way down). */

@@ -136,6 +136,16 @@ describe('value provenance of whole arrays and objects', () => {
     ]);
   });
 
+  it('passes on a report of three or more scalars without a distinctive one; two are a coincidence', () => {
+    const report = { status: 'ok', database: { ok: true }, queue: { ok: true } };
+    const flow = trace([
+      { id: 'probe', result: { code: 200, body: report, opts: { ok: true, dry: false } } },
+      { id: 'pick', args: { from: { queue: { ok: true }, status: 'ok', database: { ok: true } }, flags: { ok: true, dry: false } }, depends_on: ['probe'] },
+    ]);
+    expect(flow.params.get('pick')).toEqual({ from: '{{nodes.probe.output.body}}', flags: { ok: true, dry: false } });
+    expect(flow.edges).toEqual([{ from: 'probe', to: 'pick', kind: 'data' }]);
+  });
+
   it('references a whole result, and never an empty array or object', () => {
     const flow = trace([
       { id: 'list', result: ['issue-1', 'issue-2'] },
