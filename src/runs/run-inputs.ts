@@ -18,7 +18,10 @@ export function inputProblems(schema: Record<string, unknown>, inputs: unknown):
   return (validate.errors ?? []).map((e) => {
     const at = `inputs${e.instancePath.replace(/\//g, '.')}`;
     // Name the stray input and what the plan takes: "totl" is a slip for "total".
-    if (e.keyword === 'additionalProperties') return `${at}.${String(e.params.additionalProperty)}: not an input of this plan${e.instancePath === '' ? takes(schema) : ''}`;
+    if (e.keyword === 'additionalProperties') {
+      const stray = `${at}.${String(e.params.additionalProperty)}`;
+      return e.instancePath === '' ? `${stray}: not an input of this plan${takes(schema)}` : `${stray}: not a property the inputs_schema allows here`;
+    }
     return `${at}: ${e.message ?? 'invalid'}`;
   });
 }

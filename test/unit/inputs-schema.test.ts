@@ -43,6 +43,8 @@ describe('inputsSchemaIssues', () => {
     const learned = { type: 'object', properties: { total: { type: 'integer' }, region: { type: 'string' } }, required: ['region'], additionalProperties: false };
     expect(inputProblems(learned, { region: 'EMEA', totl: 77000 })).toEqual(['inputs.totl: not an input of this plan (it takes total, region)']);
     expect(inputProblems(learned, { region: 'EMEA', total: 77000 })).toEqual([]);
+    const nested = { type: 'object', properties: { where: { type: 'object', properties: { region: { type: 'string' } }, additionalProperties: false } } };
+    expect(inputProblems(nested, { where: { regoin: 'EMEA' } })).toEqual(['inputs.where.regoin: not a property the inputs_schema allows here']);
   });
 
   it('checks the formats JSON Schema names and ignores one it does not', () => {
