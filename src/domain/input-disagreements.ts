@@ -42,7 +42,9 @@ export function contradictedInputs(
   const scalars = Object.keys(given).filter((name) => name in properties && (typeof given[name] === 'string' || typeof given[name] === 'number'));
   if (scalars.length === 0) return [];
   const words = wordsOf(task);
-  const named = readInputs(inputReader({ ...schema, required: scalars }, phrasings), words, {});
+  // Read as a default is: an address counts only after a word an example followed ("requested by bob@…" is not the `to`).
+  const posed = Object.fromEntries(scalars.map((name) => [name, { ...properties[name], default: given[name] }]));
+  const named = readInputs(inputReader({ ...schema, properties: { ...properties, ...posed } }, phrasings, 'defaulted'), words, {});
   const givenValues = new Set(jsonScalars(given).map(sameValue));
   return Object.entries(named)
     // The task naming the value given ("… region EMEA for Q3" read whole) agrees with it.

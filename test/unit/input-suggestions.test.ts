@@ -151,6 +151,13 @@ describe('a default the task overrides', () => {
     expect(contradictedInputs(triage, 'Triage ticket T-7004 and post a summary to #support-escalations', given, stored)).toEqual([]);
     expect(contradictedInputs(triage, 'Triage ticket T-7004', given, stored)).toEqual([]);
     expect(contradictedInputs(triage, 'Triage ticket T-7004', {}, stored)).toEqual([]);
+    // An address mentioned in passing is not the one the task sends to.
+    const report = schema({ to: { type: 'string', examples: ['finance@example.com'] } }, ['to']);
+    const mailed = ['email the sales report to finance@example.com'];
+    expect(contradictedInputs(report, 'email the sales report, requested by bob@example.com', { to: 'finance@example.com' }, mailed)).toEqual([]);
+    expect(contradictedInputs(report, 'email the sales report to cfo@example.com', { to: 'finance@example.com' }, mailed)).toEqual([
+      { name: 'to', named: 'cfo@example.com', given: 'finance@example.com' },
+    ]);
     // Words read around the given value ("EMEA for Q3" between the neighbours of "EMEA") still name it.
     const sales = schema({ region: { type: 'string', examples: ['EMEA', 'APAC'] } }, ['region']);
     const salesPhrasing = ['Build the sales report for region EMEA and email it'];
