@@ -57,6 +57,12 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
     if (name) return [...twinInputs.examples(name)];
     return (whole ? !hasTemplate(value) : isScalar(value) && !isTemplate(value)) ? [value] : [];
   };
+  /** What the twin passed where the plan reads one of its inputs already, by input. */
+  const twinValues = new Map<string, unknown[]>();
+  const pool = (name: string, values: readonly unknown[]) => {
+    twinValues.set(name, [...(twinValues.get(name) ?? []), ...values]);
+    inputs.addExamples(name, values);
+  };
   /** Inputs an arg only one twin passed stands for, and how many such args each stands for. */
   const oneSidedUses = new Map<string, number>();
   /**
@@ -84,12 +90,12 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
     // Before the equality test: two inputs of the same name still pool their examples.
     const mineInput = inputRefName(mine);
     if (mineInput) {
-      inputs.addExamples(mineInput, observed(theirs));
+      pool(mineInput, observed(theirs));
       return mine;
     }
     if (isScalar(mine) && mine === theirs) {
       // The same text with the same inputs inside (`Digest for {{inputs.msg}}: ok`): each pools the twin's examples.
-      if (typeof mine === 'string') for (const name of inputsIn(mine)) inputs.addExamples(name, [...twinInputs.examples(name)]);
+      if (typeof mine === 'string') for (const name of inputsIn(mine)) pool(name, twinInputs.examples(name));
       return mine;
     }
     if (typeof mine === 'string' && typeof theirs === 'string' && (isTemplate(mine) || isTemplate(theirs))) {
@@ -149,7 +155,7 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
     const midInput = inputRefName(mid);
     if (!isTemplate(twinMid)) {
       if (midInput && inputs.has(midInput)) {
-        inputs.addExamples(midInput, [twinMid]);
+        pool(midInput, [twinMid]);
         return mine;
       }
       if (!isTemplate(mid)) return mine.slice(0, start) + inputRef(newInput(keyHint(path), [mid, twinMid])) + mine.slice(mineEnd);
@@ -159,7 +165,7 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
       return mine.slice(0, start) + inputRef(newInput(twinInput, [mid, ...twinInputs.examples(twinInput)], [mid, twinMid])) + mine.slice(mineEnd);
     } else if (isTemplate(mid) && withoutTemplates(mid) === withoutTemplates(twinMid)) {
       const twinInput = inputRefName(twinMid);
-      if (midInput && inputs.has(midInput) && twinInput) inputs.addExamples(midInput, [...twinInputs.examples(twinInput)]);
+      if (midInput && inputs.has(midInput) && twinInput) pool(midInput, twinInputs.examples(twinInput));
       return mine;
     }
     const values = [...(isTemplate(mine) ? [] : [mine]), ...observed(theirs)];
@@ -175,17 +181,35 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
   // Optional only when every use of the input is such an arg: a value also passed elsewhere is still needed there.
   for (const [name, uses] of oneSidedUses) if (uses === inputUses(nodes, name)) inputs.setOptional(name);
   const description = plan.description ?? twin.description;
-  // An arg the twins disagree on that no task of theirs names (a URL's query, a tuning knob) is
-  // how one episode happened to do the job, not what the caller asks for: it keeps the plan's
-  // value as its default, so a request that ran before still runs. Task-named values stay required.
   if (tasks.trim()) {
-    for (const name of byPair.values()) {
-      if (replacedReference.has(name)) continue;
-      const [first, ...others] = inputs.examples(name);
-      if (first !== undefined && ![first, ...others].some(named)) inputs.setDefault(name, first);
-    }
+    const differing = new Set([...byPair.values(), ...[...twinValues].filter(([name, values]) => differsFromFirst(inputs, name, values)).map(([name]) => name)]);
+    for (const name of knobs(inputs, differing, named)) if (!replacedReference.has(name)) inputs.setDefault(name, inputs.examples(name)[0]);
   }
   return { ...plan, description, examples, nodes: withSameInputsJoined(nodes, inputs), inputs_schema: inputs.toSchema() };
+}
+
+/**
+ * Which of the inputs the twins passed differently are tuning knobs (a reporter, a page size):
+ * none of their values is named by a task, and the twins stated the same values in their tasks,
+ * so the arg varied with something other than the job. Such an input keeps the first twin's
+ * value as its default, so a request that ran before still runs. An arg that varied where the
+ * tasks did (a report's total beside its region) may follow from the task, and a date or an id
+ * made for each run (`since`, a request id) is stale in the next: each stays required, as do
+ * inputs the tasks name, rather than run silently with an earlier episode's value.
+ */
+function knobs(inputs: InputSet, differing: ReadonlySet<string>, named: (value: unknown) => boolean): string[] {
+  if ([...differing].some((name) => inputs.examples(name).some(named))) return [];
+  return [...differing].filter((name) => !inputs.hasDefault(name) && !inputs.isOptional(name) && !inputs.examples(name).some(madeForEachRun));
+}
+
+/** A value an episode made for its own run: a date or instant, or a UUID. */
+const madeForEachRun = (value: unknown) => typeof value === 'string' && (/^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}|$)/.test(value) || UUID.test(value));
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether the twin passed a value other than the first twin's (an input's first example). */
+function differsFromFirst(inputs: InputSet, name: string, values: readonly unknown[]): boolean {
+  const first = canonicalJson(inputs.examples(name)[0]);
+  return values.some((value) => canonicalJson(value) !== first);
 }
 
 /**
@@ -272,10 +296,13 @@ export function mergeExamples(a: readonly string[] | undefined, b: readonly stri
 }
 
 /**
- * What a plan's generalisation consists of: its params and the names of its inputs, and which
- * are required. Two plans with the same one run alike; examples do not count.
+ * What a plan's generalisation consists of: its params, the names of its inputs, which are
+ * required and which default to what. Two plans with the same one run alike; examples do not count.
  */
 export function generalisationKey(plan: Pick<PlanGraphPayload, 'nodes' | 'inputs_schema'>): string {
-  const { properties = {}, required = [] } = plan.inputs_schema as { properties?: Record<string, unknown>; required?: string[] };
-  return canonicalJson([plan.nodes.map((n) => [n.id, n.params]), Object.keys(properties).sort(), [...required].sort()]);
+  const { properties = {}, required = [] } = plan.inputs_schema as { properties?: Record<string, { default?: unknown } | undefined>; required?: string[] };
+  const defaults = Object.keys(properties)
+    .sort()
+    .flatMap((name) => (properties[name]?.default === undefined ? [] : [[name, properties[name].default]]));
+  return canonicalJson([plan.nodes.map((n) => [n.id, n.params]), Object.keys(properties).sort(), [...required].sort(), defaults]);
 }

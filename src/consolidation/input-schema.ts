@@ -86,6 +86,14 @@ export class InputSet {
     return this.properties.has(name);
   }
 
+  hasDefault(name: string): boolean {
+    return this.defaults.has(name);
+  }
+
+  isOptional(name: string): boolean {
+    return this.optional.has(name);
+  }
+
   examples(name: string): readonly unknown[] {
     return this.properties.get(name) ?? [];
   }
@@ -121,20 +129,22 @@ export class InputSet {
   }
 
   /**
-   * Required inputs that took the same values in every twin (two or more, no default): the first
-   * declared of each such group, and each later one, which stands for the same value.
+   * Required inputs that took the same values in every twin (two or more, no default): the one
+   * kept of each such group, and each other one, which stands for the same value. A count passed
+   * as a number (`replicas: 6`) and written inside a text ("runs 6 pods") is one value; the
+   * number is kept, so a param taking the input whole still gets a number.
    */
   sameValued(): Array<[keep: string, same: string]> {
-    const firstBy = new Map<string, string>();
-    const pairs: Array<[string, string]> = [];
+    const groups = new Map<string, string[]>();
     for (const [name, examples] of this.properties) {
       if (examples.length < 2 || this.defaults.has(name) || this.optional.has(name)) continue;
-      const key = JSON.stringify(examples.map((e) => JSON.stringify(e)).sort());
-      const first = firstBy.get(key);
-      if (first) pairs.push([first, name]);
-      else firstBy.set(key, name);
+      const key = JSON.stringify(examples.map(sameValueKey).sort());
+      groups.set(key, [...(groups.get(key) ?? []), name]);
     }
-    return pairs;
+    return [...groups.values()].flatMap((names) => {
+      const keep = names.find((name) => typeof this.properties.get(name)![0] === 'number') ?? names[0]!;
+      return names.filter((name) => name !== keep).map((same): [string, string] => [keep, same]);
+    });
   }
 
   remove(name: string): void {
@@ -158,6 +168,9 @@ export class InputSet {
     return { type: 'object', properties, required: names.filter((name) => !this.optional.has(name)), additionalProperties: false };
   }
 }
+
+/** A value as twins' inputs are compared: digits in a text are the number they write. */
+const sameValueKey = (value: unknown) => JSON.stringify(typeof value === 'string' && value !== '' && String(Number(value)) === value ? Number(value) : value);
 
 /** The last object key of a path: what an input taken from there is named after. */
 export function keyHint(path: ReadonlyArray<string | number>): string {

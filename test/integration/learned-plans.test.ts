@@ -81,28 +81,37 @@ describe('learning a reusable plan', () => {
     expect(inputs.url).toEqual({ type: 'string', examples: expect.arrayContaining([repos[0], repos[1]]) });
     expect(inputs.branch).toEqual({ type: 'string', examples: expect.arrayContaining(['main', 'develop']) });
 
-    // A third twin that used another Node version: that arg becomes an input, in a new revision.
-    // No task names it, so it defaults to the version the plan used so far: requests that ran
-    // before (without it) still run.
+    // A third twin, for another repository, that used another Node version: that arg becomes an
+    // input, in a new revision. No task names it, but it changed where the repository did (it may
+    // go with the repository), so it is required: no earlier episode's version is run unasked.
     const [third] = await episodes.insertMany([setupEpisode(intent, repos[2]!, 'release', 22)]);
     const second = await pass();
     expect(second.revised).toBeGreaterThanOrEqual(1);
-    const plan = await activePlanOf([...firstTwo, third!]);
-    expect(plan.id).not.toBe(learned.id);
-    expect(plan.payload.plan_id).toBe(learned.payload.plan_id);
-    expect(plan.payload.version).toBe('2');
-    expect(plan.payload.nodes[1]!.params).toEqual({ cwd: '{{nodes.clone.output.dir}}', node: '{{inputs.node}}' });
-    expect(properties(plan.payload).node).toEqual({ type: 'integer', examples: [20, 22], default: 20 });
-    expect((plan.payload.inputs_schema as { required: string[] }).required).toEqual(['branch', 'node', 'url']);
-    expect(plan.payload.metrics.execution_count).toBe(3);
-    expect(plan.relations).toEqual(
-      expect.arrayContaining([
-        { predicate: 'supersedes', target_id: learned.id, weight: 1 },
-        ...[...firstTwo, third!].map((id) => ({ predicate: 'derived_from', target_id: id, weight: 1 })),
-      ]),
-    );
+    const revised = await activePlanOf([...firstTwo, third!]);
+    expect(revised.id).not.toBe(learned.id);
+    expect(revised.payload.plan_id).toBe(learned.payload.plan_id);
+    expect(revised.payload.version).toBe('2');
+    expect(revised.payload.nodes[1]!.params).toEqual({ cwd: '{{nodes.clone.output.dir}}', node: '{{inputs.node}}' });
+    expect(properties(revised.payload).node).toEqual({ type: 'integer', examples: [20, 22] });
+    expect((revised.payload.inputs_schema as { required: string[] }).required).toEqual(['branch', 'node', 'url']);
     const old = (await records().get(learned.id))!;
     expect(old).toMatchObject({ status: 'superseded', revision: 2 });
+
+    // The first twin's task again, on Node 22: the version varied where the task did not, so it
+    // is a knob, and the next revision defaults it to the version the plan used first.
+    const [firstRepo, firstBranch] = learned.payload.description === tasks[0] ? [repos[0]!, 'main'] : [repos[1]!, 'develop'];
+    const [fourthEpisode] = await episodes.insertMany([setupEpisode(intent, firstRepo, firstBranch, 22)]);
+    expect((await pass()).revised).toBeGreaterThanOrEqual(1);
+    const plan = await activePlanOf([...firstTwo, third!, fourthEpisode!]);
+    expect(plan.payload.version).toBe('3');
+    expect(properties(plan.payload).node).toEqual({ type: 'integer', examples: [20, 22], default: 20 });
+    expect(plan.payload.metrics.execution_count).toBe(4);
+    expect(plan.relations).toEqual(
+      expect.arrayContaining([
+        { predicate: 'supersedes', target_id: revised.id, weight: 1 },
+        ...[...firstTwo, third!, fourthEpisode!].map((id) => ({ predicate: 'derived_from', target_id: id, weight: 1 })),
+      ]),
+    );
     expect((await records().audit(plan.id)).map((a) => a.action)).toEqual(['create']);
 
     // A pass with nothing new changes nothing.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { opsSentence, planFromEpisode, taskSummary } from '../../src/consolidation/episode-to-plan';
 import { antiUnify, generalisationKey, MAX_PLAN_EXAMPLES } from '../../src/consolidation/generalise';
-import { episodicPayloadSchema, type EpisodicPayload } from '../../src/domain/records';
+import { episodicPayloadSchema, type EpisodicPayload, type PlanGraphPayload } from '../../src/domain/records';
 import { structureKey } from '../../src/domain/structure';
 import { parsePlanGraph } from '../../src/domain/graph';
 
@@ -230,22 +230,34 @@ describe('anti-unification of twins', () => {
     expect(merged.nodes[1]!.params.url).toBe('{{inputs.url_2}}');
   });
 
-  it('gives an input no task names the first twin’s value as its default; task-named inputs stay without one', () => {
-    // Both tasks are stated (so the repository is an input from the text); the reporter differs but no task names it.
-    const withReporter = (repo: string, reporter: string) =>
-      setupEpisode(repo, 'main', { tool_graph: setupEpisode(repo, 'main').tool_graph.map((t) => (t.id === 'test' ? { ...t, args: { ...t.args, reporter } } : t)) });
-    const a = planFromEpisode(withReporter('https://git.example/acme/api', 'dot'), 'p', NOW);
-    const b = planFromEpisode(withReporter('https://git.example/acme/web', 'spec'), 'q', NOW);
-    const merged = antiUnify(a, b);
-    expect(merged.nodes[2]!.params.reporter).toBe('{{inputs.reporter}}');
-    const properties = (merged.inputs_schema as { properties: Record<string, { default?: unknown }> }).properties;
-    expect(properties.reporter).toEqual({ type: 'string', examples: ['dot', 'spec'], default: 'dot' });
-    expect(properties.url).not.toHaveProperty('default');
-    // The default survives the next fold, and a twin without task text sets none.
-    const c = planFromEpisode(withReporter('https://git.example/acme/cli', 'tap'), 'r', NOW);
-    expect((antiUnify(merged, c).inputs_schema as typeof merged.inputs_schema & { properties: Record<string, unknown> }).properties.reporter).toMatchObject({ default: 'dot' });
+  it('gives a knob (varied where the tasks agree, named by none) the first twin’s value as its default; everything else stays required', () => {
+    const withArgs = (repo: string, args: Record<string, unknown>) =>
+      setupEpisode(repo, 'main', { tool_graph: setupEpisode(repo, 'main').tool_graph.map((t) => (t.id === 'test' ? { ...t, args: { ...t.args, ...args } } : t)) });
+    const properties = (plan: PlanGraphPayload) => (plan.inputs_schema as { properties: Record<string, { default?: unknown }> }).properties;
+    // The same task twice, the reporter differing: a knob, defaulting to the first twin's.
+    const same = antiUnify(planFromEpisode(withArgs('https://git.example/acme/api', { reporter: 'dot' }), 'p', NOW), planFromEpisode(withArgs('https://git.example/acme/api', { reporter: 'spec' }), 'q', NOW));
+    expect(same.nodes[2]!.params.reporter).toBe('{{inputs.reporter}}');
+    expect(properties(same).reporter).toEqual({ type: 'string', examples: ['dot', 'spec'], default: 'dot' });
+    expect(properties(same).url).not.toHaveProperty('default');
+    // The default survives the next fold, whatever that twin's task names.
+    const other = antiUnify(same, planFromEpisode(withArgs('https://git.example/acme/cli', { reporter: 'tap' }), 'r', NOW));
+    expect(properties(other).reporter).toMatchObject({ examples: ['dot', 'spec', 'tap'], default: 'dot' });
+    // Tasks naming other repositories: the reporter may go with the repository, so it is asked for.
+    const apart = antiUnify(planFromEpisode(withArgs('https://git.example/acme/api', { reporter: 'dot' }), 'p', NOW), planFromEpisode(withArgs('https://git.example/acme/web', { reporter: 'spec' }), 'q', NOW));
+    expect(properties(apart).reporter).not.toHaveProperty('default');
+    expect(apart.inputs_schema).toMatchObject({ required: ['branch', 'reporter', 'url'] });
+    // ...until a twin of the first one's task shows it varying on its own.
+    expect(properties(antiUnify(apart, planFromEpisode(withArgs('https://git.example/acme/api', { reporter: 'tap' }), 'r', NOW))).reporter).toMatchObject({ default: 'dot' });
+    // A date or an id made for each run is stale in the next, even where the tasks agree.
+    const since = antiUnify(
+      planFromEpisode(withArgs('https://git.example/acme/api', { since: '2026-11-01T00:00:00Z', run_id: '1b4e28ba-2fa1-11d2-883f-0016d3cca427' }), 'p', NOW),
+      planFromEpisode(withArgs('https://git.example/acme/api', { since: '2026-11-08T00:00:00Z', run_id: '6fa459ea-ee8a-3ca4-894e-db77e160355e' }), 'q', NOW),
+    );
+    expect(properties(since).since).not.toHaveProperty('default');
+    expect(properties(since).run_id).not.toHaveProperty('default');
+    // Twins without task text set none.
     const untold = antiUnify(planFromEpisode(quiet('https://git.example/acme/api', 'main', 'dot'), 'p', NOW), planFromEpisode(quiet('https://git.example/acme/api', 'main', 'spec'), 'q', NOW));
-    expect((untold.inputs_schema as { properties: Record<string, object> }).properties.reporter).not.toHaveProperty('default');
+    expect(properties(untold).reporter).not.toHaveProperty('default');
   });
 
   it('makes an arg only one twin passed an input: optional when the twin or a task had it, defaulting to the plan’s literal', () => {
@@ -316,6 +328,27 @@ describe('inputs the twins always passed alike', () => {
       { region: '{{inputs.region}}', namespace: 'analytics' },
       { format: 'csv', title: 'Sales {{inputs.region}}' },
       { subject: 'Weekly sales {{inputs.region}}' },
+    ]);
+  });
+
+  it('are one input when one twin passed a number and the other the same digits in a text', () => {
+    const scaleEpisode = (pods: number) =>
+      episodicPayloadSchema.parse({
+        kind: 'episodic',
+        timeline: [{ t: 1, event_kind: 'user_request', summary: `scale the checkout deployment to ${pods} pods` }],
+        tool_graph: [
+          { id: 'scale', tool: 'echo', args: { deployment: 'checkout', replicas: pods } },
+          { id: 'wait', tool: 'echo', args: { deployment: 'checkout', timeout_s: 300 }, depends_on: ['scale'] },
+          { id: 'tell', tool: 'echo', args: { text: `checkout now runs ${pods} pods` }, depends_on: ['wait'] },
+        ],
+        outcome: 'success',
+      });
+    const merged = antiUnify(planFromEpisode(scaleEpisode(6), 'p', NOW), planFromEpisode(scaleEpisode(4), 'q', NOW));
+    expect(merged.inputs_schema).toMatchObject({ properties: { replicas: { type: 'integer', examples: [6, 4] } }, required: ['deployment', 'replicas'] });
+    expect(merged.nodes.map((n) => n.params)).toEqual([
+      { deployment: '{{inputs.deployment}}', replicas: '{{inputs.replicas}}' },
+      { deployment: '{{inputs.deployment}}', timeout_s: 300 },
+      { text: 'checkout now runs {{inputs.replicas}} pods' },
     ]);
   });
 });
@@ -405,10 +438,12 @@ describe('values a task states inside URLs and ids', () => {
   });
 
   it('does not read a value inside a longer id, word or number as stated', () => {
-    // The queue (5) differs and no task names it: "T-5120" does not state 5, so it keeps a default.
+    // The queue (5) differs and no task names it: "T-5120" does not state 5, so it is not read as the task's.
+    // It varied with the ticket, though, so it stays required.
     const merged = antiUnify(planFromEpisode(ticketEpisode('T-5120', 5), 'p', NOW), planFromEpisode(ticketEpisode('T-5121', 9), 'q', NOW));
     const properties = (merged.inputs_schema as { properties: Record<string, { default?: unknown }> }).properties;
-    expect(properties.queue).toMatchObject({ examples: [5, 9], default: 5 });
+    expect(properties.queue).toEqual({ type: 'integer', examples: [5, 9] });
+    expect(merged.nodes[0]!.params.queue).toBe('{{inputs.queue}}');
     // A string inside a longer id is not stated either: the branch "main" is not in "maintain".
     const maintain = setupEpisode('https://git.example/acme/api', 'main', { timeline: [{ t: 1, event_kind: 'setup', summary: 'maintain https://git.example/acme/api' }] });
     expect(planFromEpisode(maintain, 'p', NOW).nodes[0]!.params.branch).toBe('main');
@@ -451,10 +486,10 @@ describe('anti-unification of texts', () => {
   it('makes the differing words of two texts an input and keeps the text they share; a value without spaces stays whole', () => {
     const merged = antiUnify(planFromEpisode(reportEpisode('billing', 'https://r.example/a'), 'p', NOW), planFromEpisode(reportEpisode('payments', 'https://r.example/b'), 'q', NOW));
     expect(merged.nodes.map((n) => n.params)).toEqual([{ url: '{{inputs.url}}' }, {}, { msg: 'Weekly report for {{inputs.msg}} is ready' }]);
-    // The team is what the tasks name: required, no default. The URL no task names keeps the first as its default.
+    // The team is what the tasks name: required, no default. The URL no task names went with the team: required too.
     expect(merged.inputs_schema).toEqual({
       type: 'object',
-      properties: { msg: { type: 'string', examples: ['billing', 'payments'] }, url: { type: 'string', examples: ['https://r.example/a', 'https://r.example/b'], default: 'https://r.example/a' } },
+      properties: { msg: { type: 'string', examples: ['billing', 'payments'] }, url: { type: 'string', examples: ['https://r.example/a', 'https://r.example/b'] } },
       required: ['msg', 'url'],
       additionalProperties: false,
     });
