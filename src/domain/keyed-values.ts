@@ -68,7 +68,7 @@ export function keyedConflicts(fixed: readonly FixedParam[], words: Words, wordi
   return fixed.flatMap((f) => {
     const { names, words: beside } = besideNameOf(f.param);
     if (beside.length === 0 || (typeof f.value === 'string' && /\s|@|:\/\//.test(f.value)) || taskNames(words, f.value)) return [];
-    const task = beside.find((word) => differs(word, f.value, names));
+    const task = beside.find((word) => differs(word, f.value, names, f.param));
     return task ? [{ ...f, task }] : [];
   });
 }
@@ -90,15 +90,61 @@ function besideName(words: Words, names: ReadonlySet<string>): string[] {
     while (first > 0 && isName(words.lower[first - 1]) && !ends(first - 1)) first--;
     const qualifies = !ends(i) && i + 1 < words.raw.length && !plain(words.lower[i + 1]);
     const before = first > 0 && !ends(first - 1) && !qualifies ? [first - 1] : [];
-    const number = [i + 1, i + 2].find((j) => /\d/.test(words.bare[j] ?? '') && (j === i + 1 || (NUMBER_LEADS.has(words.lower[i + 1]!) && !ends(i))));
+    // A number after a comma starts the next clause ("a 30 minute timeout, 30-day retention").
+    const number = [i + 1, i + 2].find((j) => /\d/.test(words.bare[j] ?? '') && (j === i + 1 || NUMBER_LEADS.has(words.lower[i + 1]!)) && !ends(i));
     const keyValue = /:$/.test(words.raw[i]!) || ((first === 0 || ends(first - 1)) && ends(i + 1));
     const after = number !== undefined ? [number] : keyValue && i + 1 < words.raw.length ? [i + 1] : [];
-    return [...before, ...after].map((j) => words.bare[j]!);
+    // A number with its unit is one value: "a 2 hour timeout", "timeout of 30 minutes".
+    const quantity = (j: number) => {
+      if (/^\d/.test(words.bare[j]!) && !ends(j) && timeUnit(words.lower[j + 1] ?? '') !== undefined) return `${words.bare[j]} ${words.bare[j + 1]}`;
+      if (timeUnit(words.lower[j]!) !== undefined && j > 0 && /^\d/.test(words.bare[j - 1]!) && !ends(j - 1)) return `${words.bare[j - 1]} ${words.bare[j]}`;
+      return words.bare[j]!;
+    };
+    return [...before, ...after].map(quantity);
   });
 }
 
-/** Whether a word beside the param's name names another value than `value`: "tier 3" against `tier-2`, "90-day" against 30. */
-function differs(word: string, value: string | number, names: ReadonlySet<string>): boolean {
+/** Units of time as tasks and param names write them, in seconds ("m" is minutes: a duration's months are spelt out). */
+const TIME_UNITS: ReadonlyArray<[RegExp, number]> = [
+  [/^(ms|msecs?|millis|milliseconds?)$/, 0.001],
+  [/^(s|secs?|seconds?)$/, 1],
+  [/^(m|mins?|minutes?)$/, 60],
+  [/^(h|hrs?|hours?)$/, 3_600],
+  [/^(d|days?)$/, 86_400],
+  [/^(w|wks?|weeks?)$/, 604_800],
+  [/^months?$/, 2_592_000],
+  [/^(y|yrs?|years?)$/, 31_536_000],
+];
+const timeUnit = (word: string) => TIME_UNITS.find(([unit]) => unit.test(word))?.[1];
+
+/** A duration a task's word writes, in seconds: "90-day", "2 hours", "30min"; undefined when it is none. */
+function durationOf(word: string): number | undefined {
+  const match = /^(\d+(?:\.\d+)?)[\s-]?([a-z]+)$/i.exec(word);
+  const unit = match && timeUnit(match[2]!.toLowerCase());
+  return unit === undefined || unit === null ? undefined : Number(match![1]) * unit;
+}
+
+/** The unit of time a param's name gives its value in (`timeout_s`, `retentionDays`), if any. */
+function paramTimeUnit(param: string): number | undefined {
+  const parts = paramName(param).replace(/(\p{Ll})(\p{Lu})/gu, '$1_$2').toLowerCase().split(/[^a-z0-9]+/);
+  return parts.length > 1 ? timeUnit(parts.at(-1)!) : undefined;
+}
+
+/** Units a param without one in its name may hold a duration in. */
+const LIKELY_UNITS = [1, 0.001, 60, 3_600, 86_400];
+
+/**
+ * Whether a word beside the param's name names another value than `value`: "tier 3" against
+ * `tier-2`, "90-day" against 30. A duration is compared in the param's unit ("30 minutes" is
+ * `timeout_s: 1800`); without a unit in its name, in whichever common unit makes them equal.
+ */
+function differs(word: string, value: string | number, names: ReadonlySet<string>, param: string): boolean {
+  const duration = typeof value === 'number' ? durationOf(word) : undefined;
+  if (duration !== undefined) {
+    const unit = paramTimeUnit(param);
+    const same = (inUnit: number) => Math.abs(duration / inUnit - (value as number)) < 1e-9 * Math.max(1, duration / inUnit);
+    return unit !== undefined ? !same(unit) : !LIKELY_UNITS.some(same);
+  }
   if (typeof value === 'number') {
     const number = /^\d+(\.\d+)?/.exec(word)?.[0];
     return number !== undefined && Number(number) !== value;

@@ -120,6 +120,23 @@ describe('a value the plan keeps fixed', () => {
     expect(valueConflicts(room, 'book a meeting room 42')).toEqual([{ task: '42', node: 'find', param: 'room', plan: 'any' }]);
   });
 
+  it('reads a duration in its unit: "a 2 hour timeout" is not 1800 s, "30 minutes" is', () => {
+    const restart = {
+      intent: 'restart a service and wait for it',
+      inputs_schema: { type: 'object', required: ['service'], properties: { service: { type: 'string', examples: ['billing-api', 'cart-api'] } } },
+      nodes: [{ id: 'restart', params: { service: '{{inputs.service}}', timeout_s: 1800, retentionDays: 30, ttl: 3600 } }],
+    };
+    const held = (task: string) => valueConflicts(restart, task).map((c) => `${c.param}:${c.task}`);
+    expect(held('restart billing-api with a 2 hour timeout')).toEqual(['timeout_s:2 hour']);
+    expect(held('restart billing-api, timeout of 10 minutes')).toEqual(['timeout_s:10 minutes']);
+    expect(held('restart billing-api with a 1-year retention')).toEqual(['retentionDays:1-year']);
+    expect(held('restart billing-api with a ttl of 2 hours')).toEqual(['ttl:2 hours']);
+    // The plan's own values in other units.
+    expect(held('restart billing-api with a 30 minute timeout, 30-day retention')).toEqual([]);
+    expect(held('restart billing-api, timeout of 1800 seconds, ttl of 1 hour')).toEqual([]);
+    expect(held('restart billing-api with a ttl of 60 minutes')).toEqual([]);
+  });
+
   it('reads two-word names, numbers after a preposition, and no word the name only qualifies', () => {
     const sync = {
       intent: 'sync a table into the warehouse',
@@ -128,7 +145,7 @@ describe('a value the plan keeps fixed', () => {
     };
     const held = (task: string) => valueConflicts(sync, task).map((c) => `${c.param}:${c.task}`);
     expect(held('sync orders_v3 into the handbook CMS space instead')).toEqual(['cms_space:handbook']);
-    expect(held('sync orders_v3, due in 60 days')).toEqual(['due_days:60']);
+    expect(held('sync orders_v3, due in 60 days')).toEqual(['due_days:60 days']);
     expect(held('sync orders_v3 to the beta mailing list')).toEqual(['mailingList:beta']);
     expect(held('sync orders_v3 and update the audience list docs')).toEqual([]);
     expect(held('sync orders_v3, due in 30 days')).toEqual([]);
