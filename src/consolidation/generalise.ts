@@ -60,7 +60,7 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
   /** What the twin passed where the plan reads one of its inputs already, by input. */
   const twinValues = new Map<string, unknown[]>();
   const pool = (name: string, values: readonly unknown[]) => {
-    twinValues.set(name, [...(twinValues.get(name) ?? []), ...values]);
+    twinValues.set(name, [...(twinValues.get(name) ?? []), ...values.map((value) => inputs.asExample(name, value))]);
     inputs.addExamples(name, values);
   };
   /** Inputs an arg only one twin passed stands for, and how many such args each stands for. */

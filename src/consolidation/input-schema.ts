@@ -108,11 +108,21 @@ export class InputSet {
     return name;
   }
 
+  /**
+   * A value as an example of an input: digits a twin wrote inside a text ("runs 6 pods") are the
+   * number where the input holds numbers, so its type stays `integer` and a run gets a number.
+   */
+  asExample(name: string, value: unknown): unknown {
+    const examples = this.properties.get(name) ?? [];
+    const numeric = examples.length > 0 && examples.every((e) => typeof e === 'number');
+    return numeric && typeof value === 'string' && NUMERIC.test(value) ? Number(value) : value;
+  }
+
   /** Adds observed values to an input's examples (distinct, at most MAX_INPUT_EXAMPLES). */
-  addExamples(name: string, values: readonly unknown[]): void {
+  addExamples(name: string, observed: readonly unknown[]): void {
     const examples = this.properties.get(name);
     if (!examples) return;
-    for (const value of values) {
+    for (const value of observed.map((v) => this.asExample(name, v))) {
       if (examples.length >= MAX_INPUT_EXAMPLES) break;
       if (!examples.some((e) => JSON.stringify(e) === JSON.stringify(value))) examples.push(value);
     }
@@ -169,8 +179,10 @@ export class InputSet {
   }
 }
 
+/** A number as a text writes it, and as JSON does (`6`, `-2`, `0.5`; not `007` or `1e3`). */
+const NUMERIC = /^-?(0|[1-9]\d*)(\.\d*[1-9])?$/;
 /** A value as twins' inputs are compared: digits in a text are the number they write. */
-const sameValueKey = (value: unknown) => JSON.stringify(typeof value === 'string' && value !== '' && String(Number(value)) === value ? Number(value) : value);
+const sameValueKey = (value: unknown) => JSON.stringify(typeof value === 'string' && NUMERIC.test(value) ? Number(value) : value);
 
 /** The last object key of a path: what an input taken from there is named after. */
 export function keyHint(path: ReadonlyArray<string | number>): string {

@@ -48,7 +48,8 @@ export function contradictedInputs(
   const givenValues = new Set(jsonScalars(given).map(sameValue));
   return Object.entries(named)
     // The task naming the value given ("… region EMEA for Q3" read whole) agrees with it.
-    .filter(([name, value]) => !givenValues.has(sameValue(value)) && withoutValues(words, [given[name] as string | number]).removed === 0)
+    // Inputs left to their default are overriddenDefaults' to report.
+    .filter(([name, value]) => name in posed && !givenValues.has(sameValue(value)) && withoutValues(words, [given[name] as string | number]).removed === 0)
     .map(([name, value]) => ({ name, named: value, given: given[name] }));
 }
 

@@ -171,6 +171,15 @@ interface InputReading {
    */
   after?: Set<string>;
   words?: Set<string>;
+  /** What its string examples are (sigil): a value of another such kind is never this input's ("to cfo@…" is no `#channel`). */
+  sigils?: Set<string | undefined>;
+}
+
+/** Whether a value is an e-mail address, a URL or a chat channel (`#ops`); undefined for anything else. */
+function sigil(value: string): string | undefined {
+  const address = addressShape(value);
+  if (address) return address.includes('://') ? 'url' : 'e-mail';
+  return /^#\p{L}/u.test(value) ? 'channel' : undefined;
 }
 
 /** A plan's inputs, ready to be read off any number of tasks (what depends on the plan only). */
@@ -200,7 +209,8 @@ export function inputReader(schema: Record<string, unknown>, phrasings: readonly
     for (const example of examples) {
       for (const phrasing of prepared) for (const anchor of anchorsOf(example, phrasing)) anchors.set(JSON.stringify(anchor), anchor);
     }
-    const reading: InputReading = { name, type: property.type, shapes: byShape ? shapes : undefined, anchors: [...anchors.values()] };
+    const sigils = strings.length > 0 ? new Set(strings.map(sigil)) : undefined;
+    const reading: InputReading = { name, type: property.type, shapes: byShape ? shapes : undefined, anchors: [...anchors.values()], sigils };
     if (which === 'defaulted') {
       const before = [...anchors.values()].flatMap((a) => a.before ?? []);
       if (before.length > 0) reading.after = new Set(before);
@@ -232,7 +242,7 @@ function namedValue(input: InputReading, task: Words): string | number | undefin
   const placed = new Set<string | number>();
   const add = (found: Set<string | number>, text: string, quoted = false) => {
     const value = typed(text, input.type);
-    if (value !== undefined && (quoted || !fillerOnly(value))) found.add(value);
+    if (value !== undefined && (quoted || !fillerOnly(value)) && (!input.sigils || input.sigils.has(sigil(String(value))))) found.add(value);
   };
   // After a word as common as "the", only a shape with a digit or an address is telling: "the on-call" is no `platform-primary`.
   const telling = (word: string) => /\d/.test(word) || addressShape(word) !== undefined;
@@ -247,6 +257,14 @@ function namedValue(input: InputReading, task: Words): string | number | undefin
   }
   if (input.words) for (const word of task.at.keys()) if (input.words.has(word.toLowerCase())) add(placed, word);
   for (const anchor of input.anchors) for (const text of readAt(anchor, task)) add(placed, text, anchor.quoted);
+  // Words between an example's neighbours holding one word of the examples' shape are that word: "in us-east-2 up to" → `us-east-2`.
+  for (const text of [...placed]) {
+    const inside = [...shaped].filter((word) => text !== word && String(text).split(' ').map(strip).includes(String(word)));
+    if (inside.length === 1) {
+      placed.delete(text);
+      placed.add(inside[0]!);
+    }
+  }
   const all = new Set([...placed, ...shaped]);
   const [value] = placed.size === 1 ? placed : all;
   return placed.size === 1 || all.size === 1 ? value : undefined;

@@ -6,6 +6,7 @@ import { auditLog, memoryRecords } from '../db/schema';
 import type { Db } from '../db/client';
 import type { Embedder } from '../embeddings/embedder';
 import { formatPath } from '../domain/graph';
+import { findCycle, indexGraph } from '../domain/graph-index';
 import { newEpisodeSchema, type MemoryRecord, type NewEpisode, type TrustContext } from '../domain/records';
 import { assertWritable } from '../domain/trust';
 import { DomainError } from '../domain/errors';
@@ -32,8 +33,8 @@ export interface EpisodeProblem {
 export type EpisodeParseResult = { ok: true; episode: NewEpisode } | { ok: false; problems: EpisodeProblem[] };
 
 /**
- * Tool-graph references the schema cannot see: duplicate node ids and `depends_on` entries
- * naming no node would make any plan consolidated from the episode unrunnable.
+ * Tool-graph references the schema cannot see: duplicate node ids, `depends_on` entries naming no
+ * node and dependency cycles would make any plan consolidated from the episode unrunnable.
  */
 function toolGraphProblems(episode: NewEpisode): EpisodeProblem[] {
   const problems: EpisodeProblem[] = [];
@@ -46,9 +47,18 @@ function toolGraphProblems(episode: NewEpisode): EpisodeProblem[] {
     node.depends_on.forEach((dep, j) => {
       if (!ids.has(dep)) {
         problems.push({ field: `payload.tool_graph[${i}].depends_on[${j}]`, message: `no tool node "${dep}" in tool_graph` });
+      } else if (dep === node.id) {
+        problems.push({ field: `payload.tool_graph[${i}].depends_on[${j}]`, message: 'a call cannot wait on itself' });
       }
     });
   });
+  if (problems.length > 0) return problems;
+  const edges = episode.payload.tool_graph.flatMap((node) => node.depends_on.map((dep) => ({ from: dep, to: node.id, kind: 'control' as const })));
+  const cycle = findCycle(indexGraph(episode.payload.tool_graph, edges));
+  if (cycle) {
+    const at = episode.payload.tool_graph.findIndex((node) => node.id === cycle[0]);
+    problems.push({ field: `payload.tool_graph[${at}].depends_on`, message: `a call cannot wait on itself: cycle through ${[...cycle, cycle[0]].join(' -> ')}` });
+  }
   return problems;
 }
 

@@ -133,6 +133,20 @@ describe('episode input', () => {
     expect(result.ok ? [] : result.problems.map((p) => p.field)).toEqual(['payload.tool_graph[1].id', 'payload.tool_graph[1].depends_on[0]']);
   });
 
+  it('refuses a call that waits on itself, directly or through others', () => {
+    const problems = (tool_graph: unknown[]) => {
+      const result = parseEpisode({ payload: { kind: 'episodic', outcome: 'success', tool_graph } });
+      return result.ok ? [] : result.problems;
+    };
+    expect(problems([{ id: 'a', tool: 't', depends_on: ['a'] }, { id: 'b', tool: 't' }])).toEqual([
+      { field: 'payload.tool_graph[0].depends_on[0]', message: 'a call cannot wait on itself' },
+    ]);
+    expect(problems([{ id: 'c', tool: 't' }, { id: 'a', tool: 't', depends_on: ['b'] }, { id: 'b', tool: 't', depends_on: ['a', 'c'] }])).toEqual([
+      { field: 'payload.tool_graph[1].depends_on', message: 'a call cannot wait on itself: cycle through a -> b -> a' },
+    ]);
+    expect(problems([{ id: 'a', tool: 't' }, { id: 'b', tool: 't', depends_on: ['a'] }, { id: 'c', tool: 't', depends_on: ['a', 'b'] }])).toEqual([]);
+  });
+
   it('classifies JSONL lines: blank, malformed, invalid, valid', () => {
     expect(checkLine('   ', 1)).toBeUndefined();
     expect(checkLine('{oops', 2)).toMatchObject({ rejected: { line: 2, reason: expect.stringMatching(/^malformed JSON/) } });

@@ -339,16 +339,21 @@ describe('inputs the twins always passed alike', () => {
         tool_graph: [
           { id: 'scale', tool: 'echo', args: { deployment: 'checkout', replicas: pods } },
           { id: 'wait', tool: 'echo', args: { deployment: 'checkout', timeout_s: 300 }, depends_on: ['scale'] },
-          { id: 'tell', tool: 'echo', args: { text: `checkout now runs ${pods} pods` }, depends_on: ['wait'] },
+          { id: 'tell', tool: 'echo', args: { text: `checkout now runs ${pods} pods`, reporter: 'k8s-bot' }, depends_on: ['wait'] },
         ],
         outcome: 'success',
       });
     const merged = antiUnify(planFromEpisode(scaleEpisode(6), 'p', NOW), planFromEpisode(scaleEpisode(4), 'q', NOW));
+    // A third twin of the first one's task, only its reporter changed: the count stays a number
+    // (the digits in its text are the same 6), so its task is the first one's and the reporter a knob.
+    const third = planFromEpisode(scaleEpisode(6), 'r', NOW);
+    const knob = antiUnify(merged, { ...third, nodes: third.nodes.map((n) => (n.id === 'tell' ? { ...n, params: { ...n.params, reporter: 'ops-digest' } } : n)) });
+    expect(knob.inputs_schema).toMatchObject({ properties: { replicas: { type: 'integer', examples: [6, 4] }, reporter: { examples: ['k8s-bot', 'ops-digest'], default: 'k8s-bot' } } });
     expect(merged.inputs_schema).toMatchObject({ properties: { replicas: { type: 'integer', examples: [6, 4] } }, required: ['deployment', 'replicas'] });
     expect(merged.nodes.map((n) => n.params)).toEqual([
       { deployment: '{{inputs.deployment}}', replicas: '{{inputs.replicas}}' },
       { deployment: '{{inputs.deployment}}', timeout_s: 300 },
-      { text: 'checkout now runs {{inputs.replicas}} pods' },
+      { text: 'checkout now runs {{inputs.replicas}} pods', reporter: 'k8s-bot' },
     ]);
   });
 });

@@ -86,6 +86,21 @@ describe('inputs read off the task text', () => {
       expect(suggestInputs(env, 'deploy build 4521 to production now', {}, ['deploy build 4412 to staging'])).toEqual({});
     });
 
+    it('reads the word of the examples\' shape out of longer words between their neighbours, and no value of another kind', () => {
+      const scale = schema({ region: { type: 'string', examples: ['eu-west-1', 'us-east-2'] }, replicas: { type: 'integer', examples: [6, 3] } });
+      const scaled = ['Scale the checkout deployment in eu-west-1 to 6 pods'];
+      expect(suggestInputs(scale, 'Scale the payments deployment in us-east-2 up to 8 pods', {}, scaled)).toEqual({ region: 'us-east-2', replicas: 8 });
+      // A plain-word example has no shape to pick one word by: the words between stay whole.
+      const team = schema({ team: { type: 'string', examples: ['billing'] } });
+      expect(suggestInputs(team, 'page the site reliability team now', {}, ['page the billing team now'])).toEqual({ team: 'site reliability' });
+      // An e-mail address where a channel stood is not a channel, nor a channel where an address stood.
+      const post = schema({ channel: { type: 'string', examples: ['#sales', '#sales-emea'] } });
+      expect(suggestInputs(post, 'Email the weekly sales report for EMEA to cfo@corp.example', {}, ['Post the weekly sales report for EMEA to #sales'])).toEqual({});
+      expect(suggestInputs(post, 'Post the weekly sales report for EMEA to #finance', {}, ['Post the weekly sales report for EMEA to #sales'])).toEqual({ channel: '#finance' });
+      const mail = schema({ to: { type: 'string', examples: ['cfo@corp.example'] } });
+      expect(suggestInputs(mail, 'Mail the weekly sales report to #finance', {}, ['Mail the weekly sales report to cfo@corp.example'])).toEqual({});
+    });
+
     it('reads a name before a possessive as the name alone', () => {
       const reviewer = schema({ reviewer: { type: 'string', examples: ['dana'] } });
       const stored = ['Summarize incident INC-3071 for dana’s weekly review'];
@@ -151,6 +166,9 @@ describe('a default the task overrides', () => {
     expect(contradictedInputs(triage, 'Triage ticket T-7004 and post a summary to #support-escalations', given, stored)).toEqual([]);
     expect(contradictedInputs(triage, 'Triage ticket T-7004', given, stored)).toEqual([]);
     expect(contradictedInputs(triage, 'Triage ticket T-7004', {}, stored)).toEqual([]);
+    // An input left to its default is no given value the task contradicts (overriddenDefaults names it).
+    const tests = schema({ repo: { type: 'string', examples: ['acme/api'] }, branch: { type: 'string', examples: ['main'] }, reporter: { type: 'string', examples: ['dot', 'spec'], default: 'dot' } }, ['repo', 'branch', 'reporter']);
+    expect(contradictedInputs(tests, 'Run the tests of acme/api on branch main using the spec reporter', { repo: 'acme/api', branch: 'main' }, ['Run the tests of acme/api on branch main'])).toEqual([]);
     // An address mentioned in passing is not the one the task sends to.
     const report = schema({ to: { type: 'string', examples: ['finance@example.com'] } }, ['to']);
     const mailed = ['email the sales report to finance@example.com'];
