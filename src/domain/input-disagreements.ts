@@ -3,7 +3,9 @@
  * while the task names another value for it. Read as suggestions are (input-suggestions.ts); the
  * intent is refused with the task's value suggested, since running would do what was not asked.
  */
-import { inputReader, readInputs, sameValue, withoutValues, wordsOf, type InputProperty } from './input-suggestions';
+import { inputReader, readInputs, sameValue, withoutValues, wordsOf, type InputProperty, type Words } from './input-suggestions';
+import { keyedConflicts, quantityFor } from './keyed-values';
+import type { FixedParam } from './value-kinds';
 
 /**
  * Inputs the caller left to their default although the task names another value for them ("…
@@ -20,10 +22,36 @@ export function overriddenDefaults(
   const words = wordsOf(task);
   // Values the caller gave (inside arrays and objects too) or a required input takes are not this input's.
   const taken = new Set([...jsonScalars(given), ...Object.values(readInputs(inputReader(schema, phrasings), words, {}))].map(sameValue));
-  const named = readInputs(inputReader(schema, phrasings, 'defaulted'), words, given);
+  const named = { ...keyedDefaults(properties, words, given, phrasings, taken), ...readInputs(inputReader(schema, phrasings, 'defaulted'), words, given) };
   return Object.entries(named)
     .filter(([name, value]) => sameValue(value) !== sameValue(properties[name]!.default) && !taken.has(sameValue(value)))
     .map(([name, value]) => ({ name, named: value, default: properties[name]!.default }));
+}
+
+/**
+ * Defaulted inputs named beside their own name ("with page size 200" for `page_size`, "a 20
+ * minute timeout" for `timeout_s`), read as the value gate reads a fixed param (keyed-values.ts):
+ * a knob no phrasing states has no neighbours to be read between.
+ */
+function keyedDefaults(
+  properties: Record<string, InputProperty>,
+  words: Words,
+  given: Record<string, unknown>,
+  phrasings: readonly string[],
+  taken: ReadonlySet<string>,
+): Record<string, string | number> {
+  const defaulted: FixedParam[] = Object.entries(properties).flatMap(([name, property]) =>
+    !(name in given) && (typeof property.default === 'string' || typeof property.default === 'number') ? [{ node: '', param: name, value: property.default }] : [],
+  );
+  if (defaulted.length === 0) return {};
+  const own = new Set([...phrasings, ...Object.keys(properties)].flatMap((text) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u)).filter(Boolean));
+  return Object.fromEntries(
+    keyedConflicts(defaulted, words, { own, read: [...taken] }).flatMap(({ param, task, value }) => {
+      const type = properties[param]!.type;
+      const named = typeof value === 'number' || type === 'integer' || type === 'number' ? quantityFor(task, param) : task;
+      return named === undefined ? [] : [[param, named]];
+    }),
+  );
 }
 
 /**

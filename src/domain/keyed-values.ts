@@ -130,6 +130,20 @@ function paramTimeUnit(param: string): number | undefined {
   return parts.length > 1 ? timeUnit(parts.at(-1)!) : undefined;
 }
 
+/**
+ * The number a word beside a param's name gives it, in the param's unit: "200" → 200, "20 minute"
+ * → 1200 for `timeout_s`; undefined for a duration the param's name gives no unit for.
+ */
+export function quantityFor(word: string, param: string): number | undefined {
+  const duration = durationOf(word);
+  if (duration !== undefined) {
+    const unit = paramTimeUnit(param);
+    return unit === undefined ? undefined : duration / unit;
+  }
+  const number = /^\d+(\.\d+)?/.exec(word)?.[0];
+  return number === undefined ? undefined : Number(number);
+}
+
 /** Units a param without one in its name may hold a duration in. */
 const LIKELY_UNITS = [1, 0.001, 60, 3_600, 86_400];
 

@@ -120,6 +120,19 @@ describe('a default the task overrides', () => {
     ]);
   });
 
+  it('reads a knob named beside its own name, in its unit', () => {
+    const sales = schema(
+      { region: { type: 'string', examples: ['EMEA', 'APAC'] }, page_size: { type: 'integer', examples: [500, 250], default: 500 }, timeout_s: { type: 'integer', examples: [600], default: 600 } },
+      ['region', 'page_size', 'timeout_s'],
+    );
+    const built = ['Build the weekly sales report for EMEA and post it to #sales'];
+    const read = (task: string, given = {}) => overriddenDefaults(sales, task, given, built).map((o) => `${o.name}=${o.named}`);
+    expect(read('Build the weekly sales report for APAC with page size 200')).toEqual(['page_size=200']);
+    expect(read('Build the weekly sales report for APAC, 200 rows per page, with a 20 minute timeout')).toEqual(['timeout_s=1200']);
+    expect(read('Build the weekly sales report for APAC with page size 500 and a 10 minute timeout')).toEqual([]);
+    expect(read('Build the weekly sales report for APAC with page size 200', { page_size: 300 })).toEqual([]);
+  });
+
   it('is nothing when the caller gave the input, the task names the default or nothing, or the value is another input\'s', () => {
     expect(overriddenDefaults(report, 'send the weekly report to eng-all@example.com', { report: 'weekly', to: 'team@example.com' })).toEqual([]);
     expect(overriddenDefaults(report, 'send the weekly report to team@example.com', { report: 'weekly' })).toEqual([]);
