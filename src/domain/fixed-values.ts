@@ -11,6 +11,7 @@
  *   `format: csv`); an address counts only named as where something goes, not mentioned in
  *   passing ("requested by bob@…");
  * - the word beside the fixed param's name ("in the staging namespace": keyed-values.ts).
+ * Failing those, a period the plan's wording names where the task names another (worded-values.ts).
  */
 import {
   inputReader,
@@ -28,6 +29,7 @@ import { keyedConflicts, keyWords } from './keyed-values';
 import { classLeadWords, PLACE_LEAD_WORDS, regionOfPlace } from './value-classes';
 import { namesAnyOf, namesValue, paramName, taskNames, valueKind, type FixedParam } from './value-kinds';
 import { planPhrasings } from './phrasing-template';
+import { wordedConflicts } from './worded-values';
 
 export { valueKind } from './value-kinds';
 
@@ -71,14 +73,29 @@ export function valueConflicts(plan: FixedValuePlan, task: string): ValueConflic
   );
   // The very words the plan was written or learned for ask for what it does.
   const said = (text: string) => text.trim().toLowerCase().replace(/\s+/g, ' ');
-  if (fixed.length === 0 || [plan.intent, ...planPhrasings(plan)].some((phrasing) => said(phrasing) === said(task))) return [];
+  const phrasings = [plan.intent, ...planPhrasings(plan)];
+  if (phrasings.some((phrasing) => said(phrasing) === said(task))) return [];
   const words = wordsOf(task);
-  const read = readAllInputs(plan, words);
-  const keyed = keyedConflicts(fixed, words, { own: ownWords(plan, fixed), read });
-  const found = [...statedConflicts(plan, fixed, task), ...kindConflicts(plan, fixed, words, read), ...keyed.map((f) => ({ task: f.task, node: f.node, param: f.param, plan: String(f.value) }))];
+  const found = fixed.length > 0 ? fixedConflicts(plan, fixed, task, words) : [];
+  if (found.length === 0) {
+    // No param holds it, but the wording says which job the plan does: "the weekly sales report".
+    const worded = wordedConflicts(phrasings, words, inputKinds(plan));
+    found.push(...worded.map((w) => ({ task: w.task, node: '', param: '', plan: w.plan })));
+  }
   const seen = new Set<string>();
   return found.filter((c) => !seen.has(`${c.node}\u0000${c.param}`) && seen.add(`${c.node}\u0000${c.param}`)).slice(0, MAX_VALUE_CONFLICTS);
 }
+
+/** The three readings of fixed params (see the top of this file). */
+function fixedConflicts(plan: FixedValuePlan, fixed: readonly FixedParam[], task: string, words: Words): ValueConflict[] {
+  const read = readAllInputs(plan, words);
+  const keyed = keyedConflicts(fixed, words, { own: ownWords(plan, fixed), read });
+  return [...statedConflicts(plan, fixed, task), ...kindConflicts(plan, fixed, words, read), ...keyed.map((f) => ({ task: f.task, node: f.node, param: f.param, plan: String(f.value) }))];
+}
+
+/** The kinds of value (valueKind) the plan's inputs have examples of. */
+const inputKinds = (plan: FixedValuePlan) =>
+  new Set(Object.values((plan.inputs_schema.properties ?? {}) as Record<string, { examples?: unknown }>).flatMap((p) => scalarExamples(p).flatMap((e) => valueKind(String(e)) ?? [])));
 
 /** Marks the fixed values posed as inputs, apart from the plan's own input names. */
 const FIXED = '\u0000fixed:';
@@ -145,11 +162,11 @@ function kindConflicts(plan: FixedValuePlan, fixed: readonly FixedParam[], words
     return kind ? [{ ...f, kind }] : [];
   });
   if (kinded.length === 0) return [];
-  const inputKinds = new Set(properties.flatMap((p) => scalarExamples(p).flatMap((e) => valueKind(String(e)) ?? [])));
+  const kinds = inputKinds(plan);
   const namesFixed = namesAnyOf(fixed.map((f) => f.value));
   const named = uniqueWords(words).filter((word) => {
     const kind = valueKind(word, true);
-    return kind !== undefined && !inputKinds.has(kind) && !read.some((value) => namesValue(word, value)) && !namesFixed(word);
+    return kind !== undefined && !kinds.has(kind) && !read.some((value) => namesValue(word, value)) && !namesFixed(word);
   });
   const before = (i: number) => words.lower[ARTICLES.has(words.lower[i - 1] ?? '') ? i - 2 : i - 1] ?? '';
   const placed = (word: string, kind: string, param: string) => {
@@ -180,6 +197,6 @@ const uniqueWords = (words: Words) => [...new Set(words.bare.filter(Boolean))];
 
 /** Conflicts in words, for messages: the values asked for and those the plan keeps. */
 export function describeValueConflicts(conflicts: readonly ValueConflict[]): string {
-  const each = conflicts.map((c) => `"${c.task}" where the best match always uses "${c.plan}" (node ${c.node}, param ${c.param})`);
+  const each = conflicts.map((c) => (c.node ? `"${c.task}" where the best match always uses "${c.plan}" (node ${c.node}, param ${c.param})` : `"${c.task}" where the best match is worded for "${c.plan}"`));
   return `the task names ${each.join(' and ')}, and the plan takes no input for ${conflicts.length > 1 ? 'them' : 'it'}`;
 }

@@ -45,6 +45,7 @@ const CLASSES: Record<string, Member[]> = {
   priority: members('p0', 'p1', 'p2', 'p3', 'p4', 'p5'),
   severity: members('sev0', 'sev1', 'sev2', 'sev3', 'sev4', 'sev5'),
   visibility: members('public', 'private', 'internal', 'unlisted'),
+  period: members('hourly', ['daily', 'nightly'], 'weekly', ['biweekly', 'fortnightly'], 'monthly', 'quarterly', ['yearly', 'annual', 'annually']),
 };
 
 /**

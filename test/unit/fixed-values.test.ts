@@ -120,6 +120,25 @@ describe('a value the plan keeps fixed', () => {
     expect(valueConflicts(room, 'book a meeting room 42')).toEqual([{ task: '42', node: 'find', param: 'room', plan: 'any' }]);
   });
 
+  it('holds a period the plan is worded for where the task names another', () => {
+    const weekly = {
+      intent: 'weekly_sales_report',
+      description: 'Build the weekly sales report for EMEA and post it to #sales',
+      examples: ['Build the weekly sales report for EMEA and post it to #sales', 'Build the weekly sales report for APAC and post it to #sales'],
+      inputs_schema: { type: 'object', required: ['region'], properties: { region: { type: 'string', examples: ['EMEA', 'APAC'] } } },
+      nodes: [{ id: 'query', params: { region: '{{inputs.region}}', since: '2025-03-10' } }],
+    };
+    expect(valueConflicts(weekly, 'Build the monthly sales report for EMEA and post it to #sales')).toEqual([{ task: 'monthly', node: '', param: '', plan: 'weekly' }]);
+    expect(describeValueConflicts(valueConflicts(weekly, 'Build the quarterly sales report for LATAM'))).toBe('the task names "quarterly" where the best match is worded for "weekly", and the plan takes no input for it');
+    // The same period in other words, or the plan's period named beside another, is the plan's job.
+    expect(valueConflicts(weekly, 'Build the sales report for LATAM, weekly as always')).toEqual([]);
+    expect(valueConflicts(weekly, 'Build the weekly sales report for LATAM and compare it with the monthly totals')).toEqual([]);
+    expect(valueConflicts(weekly, 'Build the sales report for LATAM')).toEqual([]);
+    // A plan taking the period as an input does any period.
+    const any = { ...weekly, inputs_schema: { type: 'object', required: ['period'], properties: { period: { type: 'string', examples: ['weekly', 'monthly'] } } } };
+    expect(valueConflicts(any, 'Build the quarterly sales report for EMEA')).toEqual([]);
+  });
+
   it('reads a duration in its unit: "a 2 hour timeout" is not 1800 s, "30 minutes" is', () => {
     const restart = {
       intent: 'restart a service and wait for it',
