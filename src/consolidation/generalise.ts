@@ -5,7 +5,7 @@
  */
 import type { PlanGraphPayload } from '../domain/records';
 import { canonicalNames } from '../domain/structure';
-import { inputRef, inputRefName, InputSet, keyHint } from './input-schema';
+import { inputRef, inputRefName, InputSet, keyHint, middleHint } from './input-schema';
 import { canonicalJson } from '../domain/canonical-json';
 import { TEMPLATE } from '../domain/refs';
 import { isPlainObject, isTemplate, leaves, type JsonPath } from './json-leaves';
@@ -111,7 +111,7 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
       const shared = mine.slice(0, start) + mine.slice(mineEnd);
       const differsInWords = isProse(mine) && isProse(theirs) && shared.trim().length >= MIN_SHARED_TEXT;
       if (mid && twinMid && (differsInWords || (shared && named(mid) && named(twinMid)))) {
-        return mine.slice(0, start) + inputRef(newInput(keyHint(path), [mid, twinMid])) + mine.slice(mineEnd);
+        return withMiddleInput(mine, start, mineEnd, twinMid, path);
       }
     }
     if (isScalar(mine)) {
@@ -131,6 +131,14 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
       return Object.fromEntries([...both, ...theirsOnly.map(([key, value]) => [key, oneSided(undefined, observed(value, true), [...path, key])])]);
     }
     return mine;
+  };
+
+  /** `mine` with its differing middle (`twinMid` in the twin) an input, named for where it stands. */
+  const withMiddleInput = (mine: string, start: number, end: number, twinMid: string, path: JsonPath) => {
+    const { hint, pattern } = middleHint(mine.slice(0, start), mine.slice(end), keyHint(path));
+    const name = newInput(hint, [mine.slice(start, end), twinMid]);
+    if (pattern) inputs.setPattern(name, pattern);
+    return mine.slice(0, start) + inputRef(name) + mine.slice(end);
   };
 
   /** An input for a pair of differing values (the same pair anywhere is one input). */
@@ -158,7 +166,7 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
         pool(midInput, [twinMid]);
         return mine;
       }
-      if (!isTemplate(mid)) return mine.slice(0, start) + inputRef(newInput(keyHint(path), [mid, twinMid])) + mine.slice(mineEnd);
+      if (!isTemplate(mid)) return withMiddleInput(mine, start, mineEnd, twinMid, path);
     } else if (!isTemplate(mid) && inputRefName(twinMid)) {
       // The twin took from its task what the plan has as text (`desk=gowbat` beside `desk={{inputs.desk}}`): an input here too, by the twin's name.
       const twinInput = inputRefName(twinMid)!;

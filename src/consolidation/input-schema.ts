@@ -23,6 +23,7 @@ function typeOf(value: unknown): string {
 interface InputProperty {
   type?: JsonType;
   examples: unknown[];
+  pattern?: string;
   default?: unknown;
 }
 
@@ -62,15 +63,17 @@ export class InputSet {
   private readonly properties = new Map<string, unknown[]>();
   private readonly defaults = new Map<string, unknown>();
   private readonly optional = new Set<string>();
+  private readonly patterns = new Map<string, string>();
 
   /** The inputs already declared by a learned plan's schema (anything else reads as none). */
   static from(schema: Record<string, unknown>): InputSet {
     const set = new InputSet();
     const properties = schema.properties;
     if (properties && typeof properties === 'object' && !Array.isArray(properties)) {
-      for (const [name, property] of Object.entries(properties as Record<string, { examples?: unknown; default?: unknown }>)) {
+      for (const [name, property] of Object.entries(properties as Record<string, { examples?: unknown; default?: unknown; pattern?: unknown }>)) {
         set.properties.set(name, Array.isArray(property?.examples) ? [...(property.examples as unknown[])] : []);
         if (property?.default !== undefined) set.defaults.set(name, property.default);
+        if (typeof property?.pattern === 'string') set.patterns.set(name, property.pattern);
       }
       const required = schema.required;
       if (Array.isArray(required)) for (const name of set.properties.keys()) if (!required.includes(name)) set.optional.add(name);
@@ -133,6 +136,11 @@ export class InputSet {
     if (this.properties.has(name)) this.defaults.set(name, value);
   }
 
+  /** What text the input takes, as a JSON Schema `pattern`. */
+  setPattern(name: string, pattern: string): void {
+    if (this.properties.has(name)) this.patterns.set(name, pattern);
+  }
+
   /** Makes an input one the caller may leave out (no longer `required`). */
   setOptional(name: string): void {
     if (this.properties.has(name)) this.optional.add(name);
@@ -161,6 +169,7 @@ export class InputSet {
     this.properties.delete(name);
     this.defaults.delete(name);
     this.optional.delete(name);
+    this.patterns.delete(name);
   }
 
   /** The schema, or `{}` when the plan takes no input. */
@@ -172,7 +181,8 @@ export class InputSet {
       const examples = this.properties.get(name)!;
       const type = jsonType(examples);
       const fallback = this.defaults.has(name) ? { default: this.defaults.get(name) } : {};
-      properties[name] = type ? { type, examples, ...fallback } : { examples, ...fallback };
+      const pattern = this.patterns.has(name) ? { pattern: this.patterns.get(name) } : {};
+      properties[name] = { ...(type ? { type } : {}), examples, ...pattern, ...fallback };
     }
     // A name the plan does not take is a caller's slip ("totl" for "total"), refused rather than ignored.
     return { type: 'object', properties, required: names.filter((name) => !this.optional.has(name)), additionalProperties: false };
@@ -183,6 +193,19 @@ export class InputSet {
 const NUMERIC = /^-?(0|[1-9]\d*)(\.\d*[1-9])?$/;
 /** A value as twins' inputs are compared: digits in a text are the number they write. */
 const sameValueKey = (value: unknown) => JSON.stringify(typeof value === 'string' && NUMERIC.test(value) ? Number(value) : value);
+
+/**
+ * What an input standing for part of a text is named after, and the text it takes: the key of a
+ * `key=value` pair it is the value of (`?city=London` → `city`), the mailbox of an e-mail address
+ * (`billing@…` in `to` → `to_mailbox`, never holding an `@` of its own, so a whole address sent
+ * for it is refused rather than run as `a@b@…`), else the param's name.
+ */
+export function middleHint(before: string, after: string, key: string): { hint: string; pattern?: string } {
+  const pair = /([A-Za-z_][\w-]*)=$/.exec(before);
+  if (pair) return { hint: pair[1]! };
+  if (after.startsWith('@') && /(^|[\s:<,;])$/.test(before)) return { hint: `${key}_mailbox`, pattern: '^[^@\\s]+$' };
+  return { hint: key };
+}
 
 /** The last object key of a path: what an input taken from there is named after. */
 export function keyHint(path: ReadonlyArray<string | number>): string {

@@ -4,6 +4,7 @@ import { antiUnify, generalisationKey, MAX_PLAN_EXAMPLES } from '../../src/conso
 import { episodicPayloadSchema, type EpisodicPayload, type PlanGraphPayload } from '../../src/domain/records';
 import { structureKey } from '../../src/domain/structure';
 import { parsePlanGraph } from '../../src/domain/graph';
+import { inputProblems } from '../../src/runs/run-inputs';
 
 const NOW = '2025-01-02T00:00:00.000Z';
 
@@ -484,8 +485,31 @@ describe('anti-unification of texts', () => {
         outcome: 'success',
       });
     const merged = antiUnify(planFromEpisode(weather('London'), 'p', NOW), planFromEpisode(weather('Paris'), 'q', NOW));
-    expect(merged.nodes[0]!.params.url).toBe('https://wx.example/weather?city={{inputs.url}}&units=metric');
-    expect(merged.inputs_schema).toEqual({ type: 'object', properties: { url: { type: 'string', examples: ['London', 'Paris'] } }, required: ['url'], additionalProperties: false });
+    // Named after the query's key, not the whole URL's.
+    expect(merged.nodes[0]!.params.url).toBe('https://wx.example/weather?city={{inputs.city}}&units=metric');
+    expect(merged.inputs_schema).toEqual({ type: 'object', properties: { city: { type: 'string', examples: ['London', 'Paris'] } }, required: ['city'], additionalProperties: false });
+  });
+
+  it('names the mailbox of an address whose domain a lookup returned, and keeps a whole address out of it', () => {
+    const refund = (order: string, customer: string, mailbox: string) =>
+      episodicPayloadSchema.parse({
+        kind: 'episodic',
+        timeline: [{ t: 1, event_kind: 'refund_request', summary: `Refund order ${order} for customer ${customer}` }],
+        tool_graph: [
+          { id: 'lookup', tool: 'echo', args: { order_id: order }, result: { customer, amount: 40.5 } },
+          { id: 'refund', tool: 'echo', args: { amount: 40.5, reason: 'customer_request' }, depends_on: ['lookup'] },
+          { id: 'email', tool: 'echo', args: { to: `${mailbox}@${customer}.example`, template: 'refund_v2' }, depends_on: ['refund'] },
+        ],
+        outcome: 'success',
+      });
+    const merged = antiUnify(planFromEpisode(refund('558812', 'acme-6dg9', 'billing'), 'p', NOW), planFromEpisode(refund('559340', 'globex-6dg9', 'ap'), 'q', NOW));
+    expect(merged.nodes[2]!.params.to).toBe('{{inputs.to_mailbox}}@{{nodes.lookup.output.customer}}.example');
+    expect((merged.inputs_schema as { properties: Record<string, unknown> }).properties.to_mailbox).toEqual({ type: 'string', examples: ['billing', 'ap'], pattern: '^[^@\\s]+$' });
+    // The pattern holds through the next fold, and the schema refuses a whole address for the mailbox.
+    const third = antiUnify(merged, planFromEpisode(refund('560001', 'initech-6dg9', 'finance'), 'r', NOW));
+    expect((third.inputs_schema as { properties: Record<string, unknown> }).properties.to_mailbox).toMatchObject({ pattern: '^[^@\\s]+$' });
+    expect(inputProblems(third.inputs_schema, { order_id: '560002', to_mailbox: 'billing' })).toEqual([]);
+    expect(inputProblems(third.inputs_schema, { order_id: '560002', to_mailbox: 'billing@initech.example' })).not.toEqual([]);
   });
 
   it('makes the differing words of two texts an input and keeps the text they share; a value without spaces stays whole', () => {
