@@ -62,12 +62,20 @@ function reaches(successors: ReadonlyArray<Set<number>>, from: number, to: numbe
 }
 
 /**
+ * A three-letter word (`low`, `dev`) is as likely equal by coincidence as passed on, so it is
+ * traced only whole, and only from the one ancestor whose result holds it: a ticket's priority
+ * `low` passed to the labelling call, which the twins with `high` and `urgent` read from the
+ * ticket too.
+ */
+const isShortWord = (value: unknown): value is string => typeof value === 'string' && value.length === 3 && /^\p{L}+$/u.test(value);
+
+/**
  * Traces values from results to later args and rewrites the args as references.
  *
  * First, an array or object of a node's args holding a traceable leaf (or 3+ scalars) and equal (key order aside)
  * to a whole result or to an array or object inside one becomes one reference to it (the outermost such value),
  * chosen among producers by the rules below. Then, a leaf of the args left that is traceable
- * (see `isTraceable`) and equals a leaf of another node's result is taken from that node: an
+ * (see `isTraceable`; a three-letter word only whole, from one ancestor: `isShortWord`) and equals a leaf of another node's result is taken from that node: an
  * ancestor through `depends_on`, else a node with an earlier `timestamp` (never one the
  * consumer already precedes, so no cycle; never itself). A whole value becomes
  * `{{nodes.<id>.output.<path>}}` (resolving to the JSON value, type kept); occurrences inside a
@@ -87,6 +95,14 @@ export function traceDataFlow(nodes: readonly TracedNode[]): DataFlow {
       const key = valueKey(leaf.value);
       produced.set(key, [...(produced.get(key) ?? []), { node: i, path: leaf.path }]);
       if (typeof leaf.value === 'string') producedStrings[i]!.push({ value: leaf.value, path: leaf.path });
+    }
+  });
+
+  const producedWords = new Map<string, Producer[]>();
+  nodes.forEach((node, i) => {
+    if (node.result === undefined || !isRefSafeId(node.id)) return;
+    for (const leaf of leaves(node.result)) {
+      if (isShortWord(leaf.value) && isRefSafePath(leaf.path)) producedWords.set(leaf.value, [...(producedWords.get(leaf.value) ?? []), { node: i, path: leaf.path }]);
     }
   });
 
@@ -151,6 +167,14 @@ export function traceDataFlow(nodes: readonly TracedNode[]): DataFlow {
       args = withLeaf(args, path, outputRef(nodes[from.node]!.id, from.path)) as Record<string, unknown>;
     }
     for (const leaf of leaves(args)) {
+      if (isShortWord(leaf.value)) {
+        const from = (producedWords.get(leaf.value) ?? []).filter((p) => p.node !== c && ancestors.has(p.node));
+        if (from.length === 1) {
+          link(from[0]!);
+          args = withLeaf(args, leaf.path, outputRef(nodes[from[0]!.node]!.id, from[0]!.path)) as Record<string, unknown>;
+        }
+        continue;
+      }
       if (!isTraceable(leaf.value) || isTemplate(leaf.value)) continue;
       const whole = best(produced.get(valueKey(leaf.value)) ?? []);
       if (whole) {

@@ -61,12 +61,24 @@ describe('value provenance', () => {
 
   it('leaves 0, 1, small integers, short strings, booleans and null alone', () => {
     const flow = trace([
-      { id: 'a', result: { n0: 0, n1: 1, ten: 10, s: 'abc', yes: true, nil: null } },
-      { id: 'b', args: { n0: 0, n1: 1, ten: 10, s: 'abc', yes: true, nil: null }, depends_on: ['a'] },
+      { id: 'a', result: { n0: 0, n1: 1, ten: 10, s: 'ok', s3: 'a-1', yes: true, nil: null } },
+      { id: 'b', args: { n0: 0, n1: 1, ten: 10, s: 'ok', s3: 'a-1', yes: true, nil: null }, depends_on: ['a'] },
     ]);
-    expect(flow.params.get('b')).toEqual({ n0: 0, n1: 1, ten: 10, s: 'abc', yes: true, nil: null });
+    expect(flow.params.get('b')).toEqual({ n0: 0, n1: 1, ten: 10, s: 'ok', s3: 'a-1', yes: true, nil: null });
     expect(flow.edges).toEqual([{ from: 'a', to: 'b', kind: 'control' }]);
     expect([isTraceable(11), isTraceable(-2), isTraceable(0.5), isTraceable(-1), isTraceable('abcd')]).toEqual([true, true, true, false, true]);
+  });
+
+  it('takes a three-letter word whole from the one ancestor whose result holds it, and from nowhere else', () => {
+    const ticket = { id: 'get', result: { priority: 'low', title: 'Typo in invoice footer' } };
+    const flow = trace([ticket, { id: 'label', args: { labels: ['triaged', 'low'], note: 'low (typo)' }, depends_on: ['get'] }]);
+    expect(flow.params.get('label')).toEqual({ labels: ['triaged', '{{nodes.get.output.priority}}'], note: 'low (typo)' });
+    expect(flow.edges).toEqual([{ from: 'get', to: 'label', kind: 'data' }]);
+    // Two ancestors holding it, or only an earlier node that is no ancestor: a coincidence as likely as not.
+    const two = trace([ticket, { id: 'sla', result: { tier: 'low' } }, { id: 'label', args: { labels: ['low'] }, depends_on: ['get', 'sla'] }]);
+    expect(two.params.get('label')).toEqual({ labels: ['low'] });
+    const unrelated = trace([{ ...ticket, timestamp: 1 }, { id: 'label', args: { labels: ['low'] }, timestamp: 2 }]);
+    expect(unrelated.params.get('label')).toEqual({ labels: ['low'] });
   });
 
   it('without an ancestor, takes an earlier node by timestamp and adds a data edge', () => {
