@@ -11,7 +11,9 @@
  *   `format: csv`); an address counts only named as where something goes, not mentioned in
  *   passing ("requested by bob@…");
  * - the word beside the fixed param's name ("in the staging namespace": keyed-values.ts).
- * Failing those, a period the plan's wording names where the task names another (worded-values.ts).
+ * Failing those, a period the plan's wording names where the task names another (worded-values.ts),
+ * or an address the task sends to of a kind the plan has nowhere ("… to cfo@corp.example" against
+ * a plan posting to a chat channel).
  */
 import {
   inputReader,
@@ -80,7 +82,7 @@ export function valueConflicts(plan: FixedValuePlan, task: string): ValueConflic
   if (found.length === 0) {
     // No param holds it, but the wording says which job the plan does: "the weekly sales report".
     const worded = wordedConflicts(phrasings, words, inputKinds(plan));
-    found.push(...worded.map((w) => ({ task: w.task, node: '', param: '', plan: w.plan })));
+    found.push(...worded.map((w) => ({ task: w.task, node: '', param: '', plan: w.plan })), ...unreachableMail(plan, words));
   }
   const seen = new Set<string>();
   return found.filter((c) => !seen.has(`${c.node}\u0000${c.param}`) && seen.add(`${c.node}\u0000${c.param}`)).slice(0, MAX_VALUE_CONFLICTS);
@@ -154,9 +156,7 @@ const ARTICLES: ReadonlySet<string> = new Set(['a', 'an', 'the']);
  * of a class with lead words only after one ("deploy to prod", not "the dev team").
  */
 function kindConflicts(plan: FixedValuePlan, fixed: readonly FixedParam[], words: Words, read: ReadonlyArray<string | number>): ValueConflict[] {
-  const properties = Object.values((plan.inputs_schema.properties ?? {}) as Record<string, { type?: unknown; examples?: unknown }>);
-  const takesAnything = properties.some((p) => (p.type === undefined || p.type === 'string') && !scalarExamples(p).some((e) => typeof e === 'string'));
-  if (takesAnything) return [];
+  if (takesAnything(plan)) return [];
   const kinded = fixed.flatMap((f) => {
     const kind = typeof f.value === 'string' ? valueKind(f.value) : undefined;
     return kind ? [{ ...f, kind }] : [];
@@ -181,6 +181,32 @@ function kindConflicts(plan: FixedValuePlan, fixed: readonly FixedParam[], words
   });
 }
 
+/** Whether an input of the plan is a string without examples, which could take any value. */
+function takesAnything(plan: FixedValuePlan): boolean {
+  const properties = Object.values((plan.inputs_schema.properties ?? {}) as Record<string, { type?: unknown; examples?: unknown }>);
+  return properties.some((p) => (p.type === undefined || p.type === 'string') && !scalarExamples(p).some((e) => typeof e === 'string'));
+}
+
+
+/**
+ * An e-mail address the task sends something to ("… to cfo@corp.example") where the plan has
+ * none, in no param and no input's examples: it cannot send there (it posts to a chat channel),
+ * whatever its inputs. A URL is left alone: tasks cite links ("seen in alert https://…") as often
+ * as they send to them.
+ */
+function unreachableMail(plan: FixedValuePlan, words: Words): ValueConflict[] {
+  if (takesAnything(plan)) return [];
+  const properties = Object.values((plan.inputs_schema.properties ?? {}) as Record<string, { examples?: unknown }>);
+  const texts = [...plan.nodes.flatMap((node) => scalarLeaves(node.params, '').map((leaf) => String(leaf.value))), ...properties.flatMap((p) => scalarExamples(p).map(String))];
+  // An address whole or in part (`{{inputs.to}}@corp.example`).
+  const mails = texts.some((text) => text.includes('@'));
+  return uniqueWords(words).flatMap((word) => {
+    const kind = valueKind(word, true);
+    const sent = words.at.get(word)!.some((i) => DESTINATION_WORDS.has(words.lower[i - 1] ?? ''));
+    return kind === 'e-mail' && !mails && sent ? [{ task: word, node: '', param: '', plan: '' }] : [];
+  });
+}
+
 /** Values the plan's inputs, required or defaulted, read off the task. */
 function readAllInputs(plan: FixedValuePlan, words: Words): Array<string | number> {
   const phrasings = planPhrasings(plan);
@@ -197,6 +223,9 @@ const uniqueWords = (words: Words) => [...new Set(words.bare.filter(Boolean))];
 
 /** Conflicts in words, for messages: the values asked for and those the plan keeps. */
 export function describeValueConflicts(conflicts: readonly ValueConflict[]): string {
-  const each = conflicts.map((c) => (c.node ? `"${c.task}" where the best match always uses "${c.plan}" (node ${c.node}, param ${c.param})` : `"${c.task}" where the best match is worded for "${c.plan}"`));
+  const each = conflicts.map((c) => {
+    if (c.node) return `"${c.task}" where the best match always uses "${c.plan}" (node ${c.node}, param ${c.param})`;
+    return c.plan ? `"${c.task}" where the best match is worded for "${c.plan}"` : `"${c.task}" where the best match has no such address to send to`;
+  });
   return `the task names ${each.join(' and ')}, and the plan takes no input for ${conflicts.length > 1 ? 'them' : 'it'}`;
 }

@@ -73,5 +73,6 @@ export function assertRunInputs(schema: Record<string, unknown>, inputs: Record<
     });
   }
   const problems = inputProblems(schema, inputs);
-  if (problems.length > 0) throw new DomainError('invalid_inputs', `run inputs do not match the plan's inputs_schema`, { problems });
+  // Each problem in the message too: a caller reading only the message must learn what to fix.
+  if (problems.length > 0) throw new DomainError('invalid_inputs', `run inputs do not match the plan's inputs_schema: ${problems.join('; ')}`, { problems });
 }

@@ -107,6 +107,7 @@ describe('POST /v1/intents', () => {
     const response = await ctx.call('POST', '/v1/intents', { task_descriptor: `needs a word ${scope}`, inputs: {}, trust: { scopes: [scope] } }, key);
     expect(response.statusCode).toBe(422);
     expect(errorOf(response).code).toBe('invalid_inputs');
+    expect(errorOf(response).message).toMatch(/^run inputs do not match the plan's inputs_schema: inputs: must have required property 'word' \(plan /);
     // Selection picked the plan, but nothing ran: counted as refused, not as an auto-run.
     expect(await selectionDecisions()).toEqual({ ...before, refused: (before.refused ?? 0) + 1 });
     // The caller asked in its own words: the answer names the plan selection picked and its schema.

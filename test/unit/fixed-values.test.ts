@@ -139,6 +139,21 @@ describe('a value the plan keeps fixed', () => {
     expect(valueConflicts(any, 'Build the quarterly sales report for EMEA')).toEqual([]);
   });
 
+  it('holds an address the task sends to of a kind the plan has nowhere', () => {
+    const post = {
+      intent: 'weekly_sales_report',
+      description: 'Build the weekly sales report for EMEA and post it to #sales',
+      inputs_schema: { type: 'object', required: ['region', 'channel'], properties: { region: { type: 'string', examples: ['EMEA'] }, channel: { type: 'string', examples: ['#sales'] } } },
+      nodes: [{ id: 'post', params: { region: '{{inputs.region}}', channel: '{{inputs.channel}}', text: 'Weekly sales' } }],
+    };
+    expect(valueConflicts(post, 'Email the weekly sales report for EMEA to cfo@corp.example')).toEqual([{ task: 'cfo@corp.example', node: '', param: '', plan: '' }]);
+    expect(describeValueConflicts(valueConflicts(post, 'Email the weekly sales report for EMEA to cfo@corp.example'))).toMatch(/^the task names "cfo@corp.example" where the best match has no such address to send to/);
+    // Mentioned in passing, or where the plan has an address of that kind somewhere (whole or in part), it says nothing.
+    expect(valueConflicts(post, 'Post the weekly sales report for EMEA, requested by cfo@corp.example')).toEqual([]);
+    const mailing = { ...post, nodes: [{ id: 'post', params: { region: '{{inputs.region}}', to: '{{inputs.to_mailbox}}@corp.example' } }] };
+    expect(valueConflicts(mailing, 'Email the weekly sales report for EMEA to cfo@corp.example')).toEqual([]);
+  });
+
   it('reads a duration in its unit: "a 2 hour timeout" is not 1800 s, "30 minutes" is', () => {
     const restart = {
       intent: 'restart a service and wait for it',
