@@ -20,7 +20,7 @@ import { isSelectable, type Retriever } from '../retrieval/retrieve';
 import type { Selection } from '../domain/scoring';
 import { holdReason } from '../domain/holds';
 import { PLAN_ID_ATTRIBUTE, startPlanRun, type RunOpener } from '../runs/start-run';
-import { missingInputs } from '../runs/run-inputs';
+import { inputProblems, missingInputs, withInputDefaults } from '../runs/run-inputs';
 import type { AliasLearner } from '../store/aliases';
 import type { RecordStore } from '../store/records';
 import { visibleSuccessor } from '../runs/plan-successor';
@@ -144,6 +144,8 @@ function inputsTaskDisagrees(choice: PlanChoice, input: IntentInput): DomainErro
   const contradicted = contradictedInputs(payload.inputs_schema, input.task_descriptor, given, phrasings);
   if (overridden.length === 0 && contradicted.length === 0) return undefined;
   const them = (list: readonly unknown[]) => (list.length > 1 ? 'them' : 'it');
+  // What the schema refuses besides ("inputs.repo: must be string"), so one answer names every fix.
+  const problems = inputProblems(payload.inputs_schema, withInputDefaults(payload.inputs_schema, given));
   const said = [
     ...(overridden.length > 0
       ? [`the task names ${overridden.map((o) => `${o.name}=${String(o.named)} (default ${JSON.stringify(o.default)})`).join(', ')}, but inputs leave ${them(overridden)} to the default`]
@@ -151,6 +153,7 @@ function inputsTaskDisagrees(choice: PlanChoice, input: IntentInput): DomainErro
     ...(contradicted.length > 0
       ? [`the task names ${contradicted.map((c) => `${c.name}=${String(c.named)}`).join(', ')}, but inputs give ${contradicted.map((c) => JSON.stringify(c.given)).join(', ')}`]
       : []),
+    ...problems,
   ].join('; ');
   return new DomainError(
     'invalid_inputs',
@@ -160,6 +163,7 @@ function inputsTaskDisagrees(choice: PlanChoice, input: IntentInput): DomainErro
       intent: payload.intent,
       selected_by: choice.selected_by,
       inputs_schema: payload.inputs_schema,
+      ...(problems.length > 0 ? { problems } : {}),
       suggested_inputs: Object.fromEntries([...overridden, ...contradicted].map((o) => [o.name, o.named])),
     },
   );

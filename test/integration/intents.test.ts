@@ -198,6 +198,10 @@ describe('POST /v1/intents', () => {
     expect(errorOf(refused).message).toMatch(/^the task names channel=#billing-escalations, but inputs give "#support-escalations"/);
     expect(errorOf(refused).details).toMatchObject({ suggested_inputs: { channel: '#billing-escalations' } });
     expect(await planRunsOf(plan.id)).toEqual([]);
+    // What the schema refuses besides is in the same answer: one round trip names every fix.
+    const mistyped = await ctx.call('POST', '/v1/intents', { ...body(`triage ticket T-7004 ${scope} and post it to #billing-escalations`), inputs: { ...inputs, ticket: 7004 } }, key);
+    expect(errorOf(mistyped).message).toMatch(/but inputs give 7004, "#support-escalations"; inputs\.ticket: must be string \(plan /);
+    expect(errorOf(mistyped).details).toMatchObject({ problems: ['inputs.ticket: must be string'] });
     const ran = await ctx.withWorker(() => ctx.call('POST', '/v1/intents', body(`triage ticket T-7004 ${scope} and post it to #support-escalations`), key));
     expect(ran.statusCode).toBe(202);
   });
