@@ -202,9 +202,21 @@ function unreachableMail(plan: FixedValuePlan, words: Words): ValueConflict[] {
   const mails = texts.some((text) => text.includes('@'));
   return uniqueWords(words).flatMap((word) => {
     const kind = valueKind(word, true);
-    const sent = words.at.get(word)!.some((i) => DESTINATION_WORDS.has(words.lower[i - 1] ?? ''));
+    const sent = words.at.get(word)!.some((i) => DESTINATION_WORDS.has(words.lower[i - 1] ?? '') && sendsInClause(words, i));
     return kind === 'e-mail' && !mails && sent ? [{ task: word, node: '', param: '', plan: '' }] : [];
   });
+}
+
+/** Verbs that send something to an address. */
+const SEND_VERBS: ReadonlySet<string> = new Set(['email', 'e-mail', 'mail', 'send', 'forward', 'notify', 'cc', 'bcc', 'share', 'deliver']);
+
+/** Whether the clause holding word `at` sends something ("email the report to …"), not "questions go to …". */
+function sendsInClause(words: Words, at: number): boolean {
+  for (let i = at - 1; i >= 0; i--) {
+    if (SEND_VERBS.has(words.lower[i]!)) return true;
+    if (i < at - 1 && /[,.;:!?]$/.test(words.raw[i]!)) return false;
+  }
+  return false;
 }
 
 /** Values the plan's inputs, required or defaulted, read off the task. */

@@ -13,7 +13,7 @@ const GENERIC_KEY_WORDS: ReadonlySet<string> = new Set(
 );
 
 /** Words between a param's name and its number: "due in 60 days", "retention of 14 days". */
-const NUMBER_LEADS: ReadonlySet<string> = new Set(['of', 'in', 'to', 'at', 'for', 'is', 'as']);
+const NUMBER_LEADS: ReadonlySet<string> = new Set(['of', 'in', 'to', 'at', 'for', 'is', 'as', 'set', 'be', 'equal', 'equals', 'now']);
 
 /** The words of a param's name that name it in a task ("namespace", "strategy", "retention"). */
 export const keyWords = (param: string) =>
@@ -60,15 +60,18 @@ export function keyedConflicts(fixed: readonly FixedParam[], words: Words, wordi
     let found = besideByName.get(key);
     if (!found) {
       const names = new Set(keyWords(param));
-      found = { names, words: names.size > 0 ? besideName(words, names).filter((word) => !sayNothing(word)) : [] };
+      found = { names, words: names.size > 0 ? besideName(words, keyWords(param)).filter((word) => !sayNothing(word)) : [] };
       besideByName.set(key, found);
     }
     return found;
   };
   return fixed.flatMap((f) => {
     const { names, words: beside } = besideNameOf(f.param);
-    if (beside.length === 0 || (typeof f.value === 'string' && /\s|@|:\/\//.test(f.value)) || taskNames(words, f.value)) return [];
-    const task = beside.find((word) => differs(word, f.value, names, f.param));
+    if (beside.length === 0 || (typeof f.value === 'string' && /\s|@|:\/\//.test(f.value))) return [];
+    // "1800 minutes" beside `timeout_s: 1800` names another value though it writes the same number.
+    const durations = typeof f.value === 'number' ? beside.filter((word) => durationOf(word) !== undefined) : [];
+    if (durations.length === 0 && taskNames(words, f.value)) return [];
+    const task = (durations.length > 0 ? durations : beside).find((word) => differs(word, f.value, names, f.param));
     return task ? [{ ...f, task }] : [];
   });
 }
@@ -79,19 +82,29 @@ export function keyedConflicts(fixed: readonly FixedParam[], words: Words, wordi
  * ("tier 3", "due in 60 days") or the value of a clause naming the param ("namespace: risk",
  * "…, namespace risk"), since "the strategy doc" is not a strategy.
  */
-function besideName(words: Words, names: ReadonlySet<string>): string[] {
+function besideName(words: Words, nameWords: readonly string[]): string[] {
+  const names = new Set(nameWords);
   const isName = (word = '') => names.has(word) || (word.endsWith('s') && names.has(word.slice(0, -1)));
   const ends = (j: number) => j === words.raw.length - 1 || /[,.;:!?]$/.test(words.raw[j]!);
   const plain = (word = '') => ENGLISH_STOP_WORDS.has(word) || fillerOnly(word);
-  return words.lower.flatMap((word, i) => {
-    // A name of two words ("the handbook CMS space" for `cms_space`) is read from its first to its last.
+  // The name written as a key: `timeout_s=900`, `page_size: 500`.
+  const keyed = words.raw.flatMap((raw) => {
+    const [, key = '', value = ''] = /^([\p{L}\p{N}_.-]+)[=:]([^\s=:]+)$/u.exec(raw) ?? [];
+    return value && key.toLowerCase().split(/[^\p{L}\p{N}]+/u).some((part) => names.has(part)) ? [value.replace(/[,.;:!?]+$/, '')] : [];
+  });
+  return [...keyed, ...words.lower.flatMap((word, i) => {
+    // A name of two words ("the handbook CMS space" for `cms_space`) is read from its first to its
+    // last, and ends with its last word: "page 2" does not name `page_size`.
     if (!isName(word) || isName(words.lower[i + 1])) return [];
+    if (nameWords.length > 1 && word !== nameWords.at(-1) && word !== `${nameWords.at(-1)}s`) return [];
     let first = i;
     while (first > 0 && isName(words.lower[first - 1]) && !ends(first - 1)) first--;
     const qualifies = !ends(i) && i + 1 < words.raw.length && !plain(words.lower[i + 1]);
     const before = first > 0 && !ends(first - 1) && !qualifies ? [first - 1] : [];
-    // A number after a comma starts the next clause ("a 30 minute timeout, 30-day retention").
-    const number = [i + 1, i + 2].find((j) => /\d/.test(words.bare[j] ?? '') && (j === i + 1 || NUMBER_LEADS.has(words.lower[i + 1]!)) && !ends(i));
+    // A number after a comma starts the next clause ("a 30 minute timeout, 30-day retention"); lead
+    // words may come between ("timeout of 900", "timeout set to 900").
+    const leadsTo = (j: number) => words.lower.slice(i + 1, j).every((lead, k) => NUMBER_LEADS.has(lead) && !ends(i + 1 + k));
+    const number = [i + 1, i + 2, i + 3].find((j) => /\d/.test(words.bare[j] ?? '') && leadsTo(j) && !ends(i));
     const keyValue = /:$/.test(words.raw[i]!) || ((first === 0 || ends(first - 1)) && ends(i + 1));
     const after = number !== undefined ? [number] : keyValue && i + 1 < words.raw.length ? [i + 1] : [];
     // A number with its unit is one value: "a 2 hour timeout", "timeout of 30 minutes".
@@ -101,7 +114,7 @@ function besideName(words: Words, names: ReadonlySet<string>): string[] {
       return words.bare[j]!;
     };
     return [...before, ...after].map(quantity);
-  });
+  })];
 }
 
 /** Units of time as tasks and param names write them, in seconds ("m" is minutes: a duration's months are spelt out). */
@@ -119,7 +132,7 @@ const timeUnit = (word: string) => TIME_UNITS.find(([unit]) => unit.test(word))?
 
 /** A duration a task's word writes, in seconds: "90-day", "2 hours", "30min"; undefined when it is none. */
 function durationOf(word: string): number | undefined {
-  const match = /^(\d+(?:\.\d+)?)[\s-]?([a-z]+)$/i.exec(word);
+  const match = /^(\d+(?:\.\d+)?)[\s-]?([a-z]+)$/i.exec(withoutGrouping(word));
   const unit = match && timeUnit(match[2]!.toLowerCase());
   return unit === undefined || unit === null ? undefined : Number(match![1]) * unit;
 }
@@ -140,9 +153,17 @@ export function quantityFor(word: string, param: string): number | undefined {
     const unit = paramTimeUnit(param);
     return unit === undefined ? undefined : duration / unit;
   }
-  const number = /^\d+(\.\d+)?/.exec(word)?.[0];
-  return number === undefined ? undefined : Number(number);
+  return leadingNumber(word);
 }
+
+/** A number's digits without thousands separators: "1,800" is 1800. */
+const withoutGrouping = (word: string) => word.replace(/(\d),(?=\d{3}(?!\d))/g, '$1');
+
+/** The number a word starts with, thousands separators read as such ("1,000 rows" → 1000). */
+const leadingNumber = (word: string) => {
+  const number = /^\d+(\.\d+)?/.exec(withoutGrouping(word))?.[0];
+  return number === undefined ? undefined : Number(number);
+};
 
 /** Units a param without one in its name may hold a duration in. */
 const LIKELY_UNITS = [1, 0.001, 60, 3_600, 86_400];
@@ -160,8 +181,8 @@ function differs(word: string, value: string | number, names: ReadonlySet<string
     return unit !== undefined ? !same(unit) : !LIKELY_UNITS.some(same);
   }
   if (typeof value === 'number') {
-    const number = /^\d+(\.\d+)?/.exec(word)?.[0];
-    return number !== undefined && Number(number) !== value;
+    const number = leadingNumber(word);
+    return number !== undefined && number !== value;
   }
   return !namesValue(word, value) && !sharesStem(alnum(word), alnum(value)) && ![...names].some((name) => alnum(name + word) === alnum(value));
 }

@@ -150,6 +150,8 @@ describe('a value the plan keeps fixed', () => {
     expect(describeValueConflicts(valueConflicts(post, 'Email the weekly sales report for EMEA to cfo@corp.example'))).toMatch(/^the task names "cfo@corp.example" where the best match has no such address to send to/);
     // Mentioned in passing, or where the plan has an address of that kind somewhere (whole or in part), it says nothing.
     expect(valueConflicts(post, 'Post the weekly sales report for EMEA, requested by cfo@corp.example')).toEqual([]);
+    expect(valueConflicts(post, 'Post the weekly sales report for EMEA to #sales; questions go to cfo@corp.example')).toEqual([]);
+    expect(valueConflicts(post, 'Build the weekly sales report for EMEA and send it to cfo@corp.example')).toHaveLength(1);
     const mailing = { ...post, nodes: [{ id: 'post', params: { region: '{{inputs.region}}', to: '{{inputs.to_mailbox}}@corp.example' } }] };
     expect(valueConflicts(mailing, 'Email the weekly sales report for EMEA to cfo@corp.example')).toEqual([]);
   });
@@ -169,6 +171,12 @@ describe('a value the plan keeps fixed', () => {
     expect(held('restart billing-api with a 30 minute timeout, 30-day retention')).toEqual([]);
     expect(held('restart billing-api, timeout of 1800 seconds, ttl of 1 hour')).toEqual([]);
     expect(held('restart billing-api with a ttl of 60 minutes')).toEqual([]);
+    // The plan's number in another unit is another value; thousands separators group digits.
+    expect(held('restart billing-api with a timeout of 1800 minutes')).toEqual(['timeout_s:1800 minutes']);
+    expect(held('restart billing-api with a timeout of 1,800 seconds, a 1,800-second ttl')).toEqual(['ttl:1,800-second']);
+    // The name set to a value, or written as a key.
+    expect(held('restart billing-api with the timeout set to 3600')).toEqual(['timeout_s:3600']);
+    expect(held('restart billing-api, timeout_s=900')).toEqual(['timeout_s:900']);
   });
 
   it('reads two-word names, numbers after a preposition, and no word the name only qualifies', () => {

@@ -131,6 +131,11 @@ describe('a default the task overrides', () => {
     expect(read('Build the weekly sales report for APAC, 200 rows per page, with a 20 minute timeout')).toEqual(['timeout_s=1200']);
     expect(read('Build the weekly sales report for APAC with page size 500 and a 10 minute timeout')).toEqual([]);
     expect(read('Build the weekly sales report for APAC with page size 200', { page_size: 300 })).toEqual([]);
+    expect(read('Build the weekly sales report for APAC with page size 1,000, page_size=300')).toEqual(['page_size=300']);
+    expect(read('Build the weekly sales report for APAC with page size 1,000')).toEqual(['page_size=1000']);
+    expect(read('Build the weekly sales report for APAC with a 600 minute timeout')).toEqual(['timeout_s=36000']);
+    // One word of a two-word name is not the name: "page 2" is no page size.
+    expect(read('Build the weekly sales report for APAC, starting from page 2')).toEqual([]);
   });
 
   it('is nothing when the caller gave the input, the task names the default or nothing, or the value is another input\'s', () => {
