@@ -10,6 +10,7 @@ import { canonicalJson } from '../domain/canonical-json';
 import { TEMPLATE } from '../domain/refs';
 import { isPlainObject, isTemplate, leaves, type JsonPath } from './json-leaves';
 import { statedIn } from './stated-tokens';
+import { differsFromFirst, knobs } from './knobs';
 
 /** Most task phrasings a plan keeps as `examples`. */
 export const MAX_PLAN_EXAMPLES = 20;
@@ -194,30 +195,6 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
     for (const name of knobs(inputs, differing, named)) if (!replacedReference.has(name)) inputs.setDefault(name, inputs.examples(name)[0]);
   }
   return { ...plan, description, examples, nodes: withSameInputsJoined(nodes, inputs), inputs_schema: inputs.toSchema() };
-}
-
-/**
- * Which of the inputs the twins passed differently are tuning knobs (a reporter, a page size):
- * none of their values is named by a task, and the twins stated the same values in their tasks,
- * so the arg varied with something other than the job. Such an input keeps the first twin's
- * value as its default, so a request that ran before still runs. An arg that varied where the
- * tasks did (a report's total beside its region) may follow from the task, and a date or an id
- * made for each run (`since`, a request id) is stale in the next: each stays required, as do
- * inputs the tasks name, rather than run silently with an earlier episode's value.
- */
-function knobs(inputs: InputSet, differing: ReadonlySet<string>, named: (value: unknown) => boolean): string[] {
-  if ([...differing].some((name) => inputs.examples(name).some(named))) return [];
-  return [...differing].filter((name) => !inputs.hasDefault(name) && !inputs.isOptional(name) && !inputs.examples(name).some(madeForEachRun));
-}
-
-/** A value an episode made for its own run: a date or instant, or a UUID. */
-const madeForEachRun = (value: unknown) => typeof value === 'string' && (/^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}|$)/.test(value) || UUID.test(value));
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Whether the twin passed a value other than the first twin's (an input's first example). */
-function differsFromFirst(inputs: InputSet, name: string, values: readonly unknown[]): boolean {
-  const first = canonicalJson(inputs.examples(name)[0]);
-  return values.some((value) => canonicalJson(value) !== first);
 }
 
 /**

@@ -75,8 +75,9 @@ const isShortWord = (value: unknown): value is string => typeof value === 'strin
  * First, an array or object of a node's args holding a traceable leaf (or 3+ scalars) and equal (key order aside)
  * to a whole result or to an array or object inside one becomes one reference to it (the outermost such value),
  * chosen among producers by the rules below. Then, a leaf of the args left that is traceable
- * (see `isTraceable`; a three-letter word only whole, from one ancestor: `isShortWord`) and equals a leaf of another node's result is taken from that node: an
- * ancestor through `depends_on`, else a node with an earlier `timestamp` (never one the
+ * (see `isTraceable`; a three-letter word only whole, from one ancestor: `isShortWord`) and
+ * equals a leaf of another node's result is taken from that node: an ancestor through
+ * `depends_on`, else a node with an earlier `timestamp` (never one the
  * consumer already precedes, so no cycle; never itself). A whole value becomes
  * `{{nodes.<id>.output.<path>}}` (resolving to the JSON value, type kept); occurrences inside a
  * longer string become interpolated references, longest match first. When several nodes

@@ -12,8 +12,8 @@
  *   passing ("requested by bob@…");
  * - the word beside the fixed param's name ("in the staging namespace": keyed-values.ts).
  * Failing those, a period the plan's wording names where the task names another (worded-values.ts),
- * or an address the task sends to of a kind the plan has nowhere ("… to cfo@corp.example" against
- * a plan posting to a chat channel).
+ * or an e-mail address the task sends to where the plan has none ("email it to cfo@corp.example"
+ * against a plan posting to a chat channel).
  */
 import {
   inputReader,
