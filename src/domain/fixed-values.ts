@@ -169,9 +169,12 @@ function kindConflicts(plan: FixedValuePlan, fixed: readonly FixedParam[], words
     return kind !== undefined && !kinds.has(kind) && !read.some((value) => namesValue(word, value)) && !namesFixed(word);
   });
   const before = (i: number) => words.lower[ARTICLES.has(words.lower[i - 1] ?? '') ? i - 2 : i - 1] ?? '';
+  // Words in an aside ("(raised in #billing)") are never the value asked for.
+  const aside = asides(words);
   const placed = (word: string, kind: string, param: string) => {
     const leads = ADDRESS_KINDS.has(kind) ? new Set([...DESTINATION_WORDS, paramName(param).toLowerCase()]) : regionOfPlace(word) ? PLACE_LEAD_WORDS : classLeadWords(kind);
-    return !leads || words.at.get(word)!.some((i) => leads.has(ADDRESS_KINDS.has(kind) ? (words.lower[i - 1] ?? '') : before(i)));
+    const at = words.at.get(word)!.filter((i) => !aside.has(i));
+    return at.length > 0 && (!leads || at.some((i) => leads.has(ADDRESS_KINDS.has(kind) ? (words.lower[i - 1] ?? '') : before(i))));
   };
   return named.flatMap((word) => {
     const kind = valueKind(word, true);
@@ -179,6 +182,23 @@ function kindConflicts(plan: FixedValuePlan, fixed: readonly FixedParam[], words
       .filter((f) => f.kind === kind && !taskNames(words, f.value) && placed(word, f.kind, f.param))
       .map((f) => ({ task: word, node: f.node, param: f.param, plan: String(f.value) }));
   });
+}
+
+/**
+ * Positions of the task's words in parentheses of two or more words ("(raised in #billing)"). One
+ * value alone in them restates what it follows ("the staging cluster (https://es-staging…)").
+ */
+function asides(words: Words): Set<number> {
+  const inside = new Set<number>();
+  let from = -1;
+  words.raw.forEach((raw, i) => {
+    if (raw.startsWith('(')) from = i;
+    if (from >= 0 && /\)[,.;:!?]*$/.test(raw)) {
+      for (let j = from; i > from && j <= i; j++) inside.add(j);
+      from = -1;
+    }
+  });
+  return inside;
 }
 
 /** Whether an input of the plan is a string without examples, which could take any value. */

@@ -139,6 +139,16 @@ describe('a value the plan keeps fixed', () => {
     expect(valueConflicts(any, 'Build the quarterly sales report for EMEA')).toEqual([]);
   });
 
+  it('reads no value in an aside', () => {
+    const route = {
+      intent: 'route a support ticket to the right queue',
+      inputs_schema: { type: 'object', required: ['ticket'], properties: { ticket: { type: 'string', examples: ['T-9001'] } } },
+      nodes: [{ id: 'route', params: { ticket: '{{inputs.ticket}}', channel: '#support' } }],
+    };
+    expect(valueConflicts(route, 'Route support ticket T-9120 (raised in #billing) to the right queue')).toEqual([]);
+    expect(valueConflicts(route, 'Route support ticket T-9120 to the right queue and post it in #billing')).toEqual([{ task: '#billing', node: 'route', param: 'channel', plan: '#support' }]);
+  });
+
   it('holds an address the task sends to of a kind the plan has nowhere', () => {
     const post = {
       intent: 'weekly_sales_report',
