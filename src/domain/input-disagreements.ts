@@ -1,11 +1,47 @@
 /**
- * Where the task and a request's inputs disagree: an input left to its default, or given a value,
- * while the task names another value for it. Read as suggestions are (input-suggestions.ts); the
- * intent is refused with the task's value suggested, since running would do what was not asked.
+ * What a task says of a request's inputs: the values it names for inputs left out (offered as
+ * suggestions), and where it disagrees with them, an input left to its default, or given a value,
+ * while the task names another value for it. Read by input-suggestions.ts and keyed-values.ts; a
+ * disagreeing intent is refused with the task's value suggested, since running would do what was
+ * not asked.
  */
-import { inputReader, readInputs, sameValue, withoutValues, wordsOf, type InputProperty, type Words } from './input-suggestions';
-import { keyedConflicts, quantityFor } from './keyed-values';
+import { inputReader, readInputs, sameValue, scalarExamples, sigil, withoutValues, wordsOf, type InputProperty, type Words } from './input-suggestions';
+import { keyedConflicts, keyedValues, quantityFor } from './keyed-values';
 import type { FixedParam } from './value-kinds';
+
+/**
+ * For each required input missing from `given`, the one value `task` names for it: shaped like its
+ * examples or standing where one stood in `phrasings` (the tasks the plan was learned from: its
+ * description and examples), else named beside the input's own name ("with max surge 30"). An
+ * input with none or several, or a value two inputs would share, gets no suggestion.
+ */
+export function suggestInputs(schema: Record<string, unknown>, task: string, given: Record<string, unknown>, phrasings: readonly string[] = []): Record<string, string | number> {
+  const words = wordsOf(task);
+  const read = readInputs(inputReader(schema, phrasings), words, given);
+  const properties = (schema.properties ?? {}) as Record<string, InputProperty>;
+  const required = Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === 'string') : [];
+  const unread = required.filter((name) => properties[name] && !(name in given) && !(name in read));
+  if (unread.length === 0) return read;
+  // The phrasings' words say nothing of a value, except the values they held (the examples).
+  const examples = Object.values(properties).flatMap(scalarExamples);
+  const own = new Set(
+    [...phrasings.map((p) => withoutValues(wordsOf(p), examples).text), ...Object.keys(properties)]
+      .flatMap((text) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u))
+      .filter(Boolean),
+  );
+  const keyed = keyedValues(
+    unread.map((name) => {
+      const kinds = new Set(scalarExamples(properties[name]).flatMap((e) => (typeof e === 'string' ? [sigil(e)] : [])));
+      return { name, type: properties[name]!.type, accepts: kinds.size > 0 ? (word: string) => kinds.has(sigil(word)) : undefined };
+    }),
+    words,
+    { own, read: [...jsonScalars(given), ...Object.values(read)].filter((v): v is string | number => typeof v === 'string' || typeof v === 'number') },
+  );
+  // A value two inputs would take is neither's.
+  const claimed = [...Object.values(read), ...Object.values(keyed)].map(sameValue);
+  const once = Object.entries(keyed).filter(([, value]) => claimed.indexOf(sameValue(value)) === claimed.lastIndexOf(sameValue(value)));
+  return { ...read, ...Object.fromEntries(once) };
+}
 
 /**
  * Inputs the caller left to their default although the task names another value for them ("…

@@ -176,7 +176,7 @@ interface InputReading {
 }
 
 /** Whether a value is an e-mail address, a URL or a chat channel (`#ops`); undefined for anything else. */
-function sigil(value: string): string | undefined {
+export function sigil(value: string): string | undefined {
   const address = addressShape(value);
   if (address) return address.includes('://') ? 'url' : 'e-mail';
   return /^#\p{L}/u.test(value) ? 'channel' : undefined;
@@ -283,11 +283,6 @@ export function readInputs(reader: InputReader, task: Words, given: Record<strin
   }
   const claimed = [...found.values()];
   return Object.fromEntries([...found].filter(([, value]) => claimed.indexOf(value) === claimed.lastIndexOf(value)));
-}
-
-/** readInputs for one task: `phrasings` are the tasks the plan was learned from (its description and examples). */
-export function suggestInputs(schema: Record<string, unknown>, task: string, given: Record<string, unknown>, phrasings: readonly string[] = []): Record<string, string | number> {
-  return readInputs(inputReader(schema, phrasings), wordsOf(task), given);
 }
 
 /** A value as compared with a default: addresses and names ignore case and a trailing slash. */

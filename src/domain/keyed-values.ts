@@ -37,11 +37,11 @@ export interface PlanWording {
 }
 
 /**
- * For each fixed param, the first word beside its name that names another value. A word the
- * plan's own wording holds (or shares a stem with: "deployment" beside "deploy"), a common or
- * filler word, and a value an input takes say nothing.
+ * The words beside a param's name that name a value, read once per name (many params share one:
+ * `namespace` in every node). A word the plan's own wording holds (or shares a stem with:
+ * "deployment" beside "deploy"), a common or filler word, and a value an input takes say nothing.
  */
-export function keyedConflicts(fixed: readonly FixedParam[], words: Words, wording: PlanWording): Array<FixedParam & { task: string }> {
+function besideReader(words: Words, wording: PlanWording): (param: string) => { names: ReadonlySet<string>; beside: Beside[] } {
   const sayNothing = (word: string) => {
     const lower = word.toLowerCase();
     return (
@@ -53,20 +53,25 @@ export function keyedConflicts(fixed: readonly FixedParam[], words: Words, wordi
       [...wording.own].some((w) => sharesStem(w, lower))
     );
   };
-  // Many params share a name (`namespace` in every node): the words beside it are read once.
-  const besideByName = new Map<string, { names: ReadonlySet<string>; words: string[] }>();
-  const besideNameOf = (param: string) => {
+  const besideByName = new Map<string, { names: ReadonlySet<string>; beside: Beside[] }>();
+  return (param) => {
     const key = paramName(param);
     let found = besideByName.get(key);
     if (!found) {
-      const names = new Set(keyWords(param));
-      found = { names, words: names.size > 0 ? besideName(words, keyWords(param)).filter((word) => !sayNothing(word)) : [] };
+      const nameWords = keyWords(param);
+      found = { names: new Set(nameWords), beside: nameWords.length > 0 ? besideName(words, nameWords).filter(({ word }) => !sayNothing(word)) : [] };
       besideByName.set(key, found);
     }
     return found;
   };
+}
+
+/** For each fixed param, the first word beside its name that names another value. */
+export function keyedConflicts(fixed: readonly FixedParam[], words: Words, wording: PlanWording): Array<FixedParam & { task: string }> {
+  const besideNameOf = besideReader(words, wording);
   return fixed.flatMap((f) => {
-    const { names, words: beside } = besideNameOf(f.param);
+    const { names } = besideNameOf(f.param);
+    const beside = besideNameOf(f.param).beside.map(({ word }) => word);
     if (beside.length === 0 || (typeof f.value === 'string' && /\s|@|:\/\//.test(f.value))) return [];
     // "1800 minutes" beside `timeout_s: 1800` names another value though it writes the same number.
     const durations = typeof f.value === 'number' ? beside.filter((word) => durationOf(word) !== undefined) : [];
@@ -77,12 +82,45 @@ export function keyedConflicts(fixed: readonly FixedParam[], words: Words, wordi
 }
 
 /**
+ * For each input, the first value named beside its own name ("with max surge 30" for
+ * `max_surge`, "namespace: staging"), as its type takes it: a number in the unit its name gives
+ * ("a 20 minute timeout" is `timeout_s: 1200`), a string not shaped as another kind of value than
+ * its examples (`accepts` says which words it may be). Suggested, not fixed: a word is read before
+ * the name only when it holds a digit, since a word qualifying a name is often no value of it.
+ */
+export function keyedValues(
+  inputs: ReadonlyArray<{ name: string; type: unknown; accepts?: (word: string) => boolean }>,
+  words: Words,
+  wording: PlanWording,
+): Record<string, string | number> {
+  const besideNameOf = besideReader(words, wording);
+  return Object.fromEntries(
+    inputs.flatMap(({ name, type, accepts }) => {
+      for (const { word, before } of besideNameOf(name).beside) {
+        // Before the name only a number is telling: "the release branch" need not be a branch named release.
+        if (before && !/\d/.test(word)) continue;
+        const value = type === 'integer' || type === 'number' ? quantityFor(word, name) : type === undefined || type === 'string' ? word : undefined;
+        if (value === undefined || (type === 'integer' && !Number.isInteger(value)) || (accepts && !accepts(String(value)))) continue;
+        return [[name, value]];
+      }
+      return [];
+    }),
+  );
+}
+
+/** A word beside a param's name, and whether it stands before the name ("the staging namespace"). */
+interface Beside {
+  word: string;
+  before: boolean;
+}
+
+/**
  * The words beside a param's name: before it in the same clause ("the staging namespace"),
  * unless the name qualifies the word after it ("the audience list docs"); after it, a number
  * ("tier 3", "due in 60 days") or the value of a clause naming the param ("namespace: risk",
  * "…, namespace risk"), since "the strategy doc" is not a strategy.
  */
-function besideName(words: Words, nameWords: readonly string[]): string[] {
+function besideName(words: Words, nameWords: readonly string[]): Beside[] {
   const names = new Set(nameWords);
   const isName = (word = '') => names.has(word) || (word.endsWith('s') && names.has(word.slice(0, -1)));
   const ends = (j: number) => j === words.raw.length - 1 || /[,.;:!?]$/.test(words.raw[j]!);
@@ -90,7 +128,7 @@ function besideName(words: Words, nameWords: readonly string[]): string[] {
   // The name written as a key: `timeout_s=900`, `page_size: 500`.
   const keyed = words.raw.flatMap((raw) => {
     const [, key = '', value = ''] = /^([\p{L}\p{N}_.-]+)[=:]([^\s=:]+)$/u.exec(raw) ?? [];
-    return value && key.toLowerCase().split(/[^\p{L}\p{N}]+/u).some((part) => names.has(part)) ? [value.replace(/[,.;:!?]+$/, '')] : [];
+    return value && key.toLowerCase().split(/[^\p{L}\p{N}]+/u).some((part) => names.has(part)) ? [{ word: value.replace(/[,.;:!?]+$/, ''), before: false }] : [];
   });
   return [...keyed, ...words.lower.flatMap((word, i) => {
     // A name of two words ("the handbook CMS space" for `cms_space`) is read from its first to its
@@ -113,7 +151,7 @@ function besideName(words: Words, nameWords: readonly string[]): string[] {
       if (timeUnit(words.lower[j]!) !== undefined && j > 0 && /^\d/.test(words.bare[j - 1]!) && !ends(j - 1)) return `${words.bare[j - 1]} ${words.bare[j]}`;
       return words.bare[j]!;
     };
-    return [...before, ...after].map(quantity);
+    return [...before.map((j) => ({ word: quantity(j), before: true })), ...after.map((j) => ({ word: quantity(j), before: false }))];
   })];
 }
 

@@ -12,8 +12,7 @@ import { aRecordType, sensitivityRank, type MemoryRecord, type PlanGraphPayload,
 import { visibility } from '../domain/trust';
 import { DomainError } from '../domain/errors';
 import { canonicalJson } from '../domain/canonical-json';
-import { suggestInputs } from '../domain/input-suggestions';
-import { contradictedInputs, overriddenDefaults } from '../domain/input-disagreements';
+import { contradictedInputs, overriddenDefaults, suggestInputs } from '../domain/input-disagreements';
 import { planPhrasings } from '../domain/phrasing-template';
 import { phrasingWithoutValues } from '../domain/alias-match';
 import { isSelectable, type Retriever } from '../retrieval/retrieve';

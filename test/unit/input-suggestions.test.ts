@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { suggestInputs, valueShape } from '../../src/domain/input-suggestions';
-import { contradictedInputs, overriddenDefaults } from '../../src/domain/input-disagreements';
+import { valueShape } from '../../src/domain/input-suggestions';
+import { contradictedInputs, overriddenDefaults, suggestInputs } from '../../src/domain/input-disagreements';
 import { RESEARCH_INPUTS_SCHEMA, RESEARCH_PHRASINGS } from '../fixtures/research-plan';
 
 const schema = (properties: Record<string, unknown>, required = Object.keys(properties)) => ({ type: 'object', required, properties });
@@ -99,6 +99,27 @@ describe('inputs read off the task text', () => {
       expect(suggestInputs(post, 'Post the weekly sales report for EMEA to #finance', {}, ['Post the weekly sales report for EMEA to #sales'])).toEqual({ channel: '#finance' });
       const mail = schema({ to: { type: 'string', examples: ['cfo@corp.example'] } });
       expect(suggestInputs(mail, 'Mail the weekly sales report to #finance', {}, ['Mail the weekly sales report to cfo@corp.example'])).toEqual({});
+    });
+
+    it('reads an input named in the task beside its own name when no phrasing places it', () => {
+      const rollout = schema({ deployment: { type: 'string', examples: ['checkout', 'payments'] }, max_surge: { type: 'integer', examples: [25, 50] } });
+      const rolled = ['Roll out checkout with max surge 25'];
+      expect(suggestInputs(rollout, 'Start a rolling update of payments, max surge of 30 please', {}, rolled)).toEqual({ max_surge: 30 });
+      // In the unit the name gives, and only as its type takes it.
+      const wait = schema({ timeout_s: { type: 'integer', examples: [600] } });
+      expect(suggestInputs(wait, 'drain the node with a 20 minute timeout', {}, ['drain node-7'])).toEqual({ timeout_s: 1200 });
+      expect(suggestInputs(wait, 'drain the node with a generous timeout', {}, ['drain node-7'])).toEqual({});
+      // A word after the name as its value, before it only with a digit ("the release branch" may not be one named so); never a value of another kind.
+      const ns = schema({ namespace: { type: 'string', examples: ['payments'] } });
+      expect(suggestInputs(ns, 'restart the pods, namespace staging', {}, ['restart the pods'])).toEqual({ namespace: 'staging' });
+      expect(suggestInputs(ns, 'restart the pods in the staging namespace', {}, ['restart the pods'])).toEqual({});
+      expect(suggestInputs(ns, 'restart the pods in the team-7 namespace', {}, ['restart the pods'])).toEqual({ namespace: 'team-7' });
+      const channel = schema({ channel: { type: 'string', examples: ['#ops'] } });
+      expect(suggestInputs(channel, 'post the digest, channel: bob@corp.example', {}, ['post the digest'])).toEqual({});
+      expect(suggestInputs(channel, 'post the digest, channel: #eng', {}, ['post the digest'])).toEqual({ channel: '#eng' });
+      // A value the caller gave another input is that input's.
+      const two = schema({ replicas: { type: 'integer', examples: [3] }, max_surge: { type: 'integer', examples: [1] } });
+      expect(suggestInputs(two, 'scale to replicas 4 with surge 4', { replicas: 4 }, ['scale'])).toEqual({});
     });
 
     it('reads a name before a possessive as the name alone', () => {
