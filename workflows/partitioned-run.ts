@@ -98,7 +98,10 @@ export async function partitionedRun(input: PartitionedRunInput): Promise<RunSta
     carried.local_ops = begun.local_ops;
   }
   const localOps = new Set(carried.local_ops);
-  run = new PlanRun({ nodes: [...slice.external.map((e) => e.node), ...slice.nodes], edges: slice.edges }, input.inputs);
+  run = new PlanRun({ nodes: [...slice.external.map((e) => e.node), ...slice.nodes], edges: slice.edges }, input.inputs, {
+    id: info.firstExecutionRunId,
+    workflow_id: info.workflowId,
+  });
   for (const e of slice.external) run.finish(e.node.id, stateOfCode(e.code), carried.started_at, { output: carried.outputs[e.node.id] });
   const partitionRun = run;
 

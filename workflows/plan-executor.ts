@@ -115,7 +115,7 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
   // that waited for a worker, or whose first workflow tasks failed, took that long too.
   const startedAt = info.startTime.toISOString();
   const payload = input.plan.payload;
-  const run = new PlanRun(payload, input.inputs ?? {});
+  const run = new PlanRun(payload, input.inputs ?? {}, { id: info.firstExecutionRunId, workflow_id: info.workflowId });
   let runState: RunState = 'running';
   let runError: NodeError | undefined;
   let finishedAt: string | undefined;

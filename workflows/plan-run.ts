@@ -6,7 +6,7 @@ import { guardAllows } from '../src/domain/guards';
 import { indexGraph, isSequential, topologicalOrder, type GraphIndex } from '../src/domain/graph-index';
 import type { NodeExecution } from '../src/domain/node-execution';
 import type { PlanGraphPayload, PlanNode } from '../src/domain/records';
-import type { RefScope } from '../src/domain/refs';
+import type { RefScope, RunRef } from '../src/domain/refs';
 import { TERMINAL_NODE_STATES, type NodeError, type NodeState, type NodeStatus } from '../src/domain/run-state';
 
 export type Decision = { kind: 'start'; node: PlanNode } | { kind: 'skip'; node: PlanNode; reason: string };
@@ -27,6 +27,7 @@ export class PlanRun {
   constructor(
     readonly plan: Pick<PlanGraphPayload, 'nodes' | 'edges'>,
     private readonly inputs: Record<string, unknown>,
+    private readonly runRef: RunRef,
   ) {
     this.index = indexGraph(plan.nodes, plan.edges);
     const order = topologicalOrder(this.index);
@@ -54,14 +55,14 @@ export class PlanRun {
     return this.terminalCount === this.status.size;
   }
 
-  /** The refs a node's params and guard can see: run inputs and terminal predecessors. */
+  /** The refs a node's params and guard can see: run inputs, terminal predecessors and the run's ids. */
   scopeFor(id: string): RefScope {
     const nodes: RefScope['nodes'] = {};
     for (const pred of this.predecessors(id)) {
       const s = this.status.get(pred);
       if (s) (nodes as Record<string, { state: string; output?: unknown }>)[pred] = { state: s.state, output: s.output };
     }
-    return { inputs: this.inputs, nodes };
+    return { inputs: this.inputs, nodes, run: this.runRef };
   }
 
   /** Outputs of a node's data predecessors, keyed by node id in sorted order. */

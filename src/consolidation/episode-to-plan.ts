@@ -6,6 +6,7 @@ import { validatePlanGraph, type PlanIssue } from '../domain/graph';
 import type { EpisodicPayload, PlanEdge, PlanGraphPayload, PlanNode } from '../domain/records';
 import { taskInputs } from './task-inputs';
 import { traceDataFlow } from './provenance';
+import { runScopedTokens } from './run-tokens';
 
 /** Fewest tool nodes an episode needs to become a plan: single calls and pairs are not worth one. */
 export const MIN_TOOL_NODES = 3;
@@ -116,7 +117,8 @@ export interface ConversionOptions {
  * The plan an episode becomes: tool node → plan node (id, tool → op, args → params), each
  * `depends_on` entry → a control edge dep → node (a repeated entry once), metrics of one run,
  * the task summary as description and example. Generalised, args carrying an earlier result
- * become references over data edges and args the task states become inputs.
+ * become references over data edges, args the task states become inputs, and a request token the
+ * agent made up becomes the run's own (`{{run.id}}`).
  */
 export function planFromEpisode(episode: EpisodeShape, planId: string, now: string, options: ConversionOptions = {}): PlanGraphPayload {
   const generalise = options.generalise ?? true;
@@ -141,7 +143,7 @@ export function planFromEpisode(episode: EpisodeShape, planId: string, now: stri
     edges,
     metrics: { execution_count: 1, failure_rate: sample.failures, avg_latency_ms: sample.latency_ms ?? 0, last_executed_at: now },
   };
-  return generalise ? taskInputs(plan, episode) : plan;
+  return generalise ? runScopedTokens(taskInputs(plan, episode)) : plan;
 }
 
 /**

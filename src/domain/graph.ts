@@ -197,7 +197,7 @@ export function validatePlanGraph(plan: PlanGraphPayload, options: ValidateOptio
         issues.push({
           code: inGuard ? 'invalid_guard' : 'undeclared_data_ref',
           path,
-          message: `node "${node.id}" references "${ref}", which is not inputs.<path>, nodes.<id>.output.<path> or nodes.<id>.state`,
+          message: `node "${node.id}" references "${ref}", which is not inputs.<path>, nodes.<id>.output.<path>, nodes.<id>.state, run.id or run.workflow_id`,
         });
         continue;
       }

@@ -29,7 +29,7 @@ export type ForEachCheck =
 export function checkForEach(node: Pick<PlanNode, 'id' | 'for_each'>, nodeIds: readonly string[], dataPreds: ReadonlySet<string>): ForEachCheck {
   const text = forEachRefText(node.for_each ?? '');
   const parsed = text === undefined ? undefined : parseRef(text, nodeIds);
-  if (!parsed || parsed.root === 'item' || parsed.root === 'index' || (parsed.root === 'node' && parsed.field !== 'output')) {
+  if (!parsed || parsed.root === 'item' || parsed.root === 'index' || parsed.root === 'run' || (parsed.root === 'node' && parsed.field !== 'output')) {
     return {
       ok: false,
       problem: 'not_a_ref',

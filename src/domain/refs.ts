@@ -1,26 +1,38 @@
 /**
- * References from params and guards into run inputs and upstream node outputs:
- * `inputs.<path>`, `nodes.<id>.output.<path>`, `nodes.<id>.state`.
+ * References from params and guards into run inputs, upstream node outputs and the run itself:
+ * `inputs.<path>`, `nodes.<id>.output.<path>`, `nodes.<id>.state`, `run.id`, `run.workflow_id`.
  * In params a reference is written `{{ … }}`: a string that is exactly one reference keeps the
  * referenced JSON value; references inside a longer string are interpolated as text.
  */
 
 /**
+ * The run a reference is resolved in. `id` is the run's id as the API reports it (`run_id`, the
+ * UUID of its first execution: the same in every partition and every retry, new for every run),
+ * which makes a request id or an idempotency key that a run's retries share and no other run does.
+ */
+export interface RunRef {
+  id: string;
+  workflow_id: string;
+}
+
+/**
  * What a reference can see: the run inputs and each finished node's state and output; inside
- * one item of a map node (map-node.ts) also the item and its index.
+ * one item of a map node (map-node.ts) also the item and its index; the run's ids where known.
  */
 export interface RefScope {
   inputs: unknown;
   nodes: Readonly<Record<string, { state: string; output?: unknown } | undefined>>;
   item?: unknown;
   index?: number;
+  run?: RunRef;
 }
 
 export type ParsedRef =
   | { root: 'inputs'; path: string[] }
   | { root: 'node'; nodeId: string; field: 'output' | 'state'; path: string[] }
   | { root: 'item'; path: string[] }
-  | { root: 'index'; path: [] };
+  | { root: 'index'; path: [] }
+  | { root: 'run'; field: keyof RunRef; path: [] };
 
 /** One `{{ … }}` template inside a string (global: use with matchAll or replace). */
 export const TEMPLATE = /\{\{\s*([^{}]+?)\s*\}\}/g;
@@ -30,6 +42,7 @@ const WHOLE_TEMPLATE = /^\{\{\s*([^{}]+?)\s*\}\}$/;
 export function parseRef(ref: string, nodeIds: readonly string[]): ParsedRef | undefined {
   if (ref === 'item' || ref.startsWith('item.')) return { root: 'item', path: ref === 'item' ? [] : ref.slice('item.'.length).split('.') };
   if (ref === 'index') return { root: 'index', path: [] };
+  if (ref === 'run.id' || ref === 'run.workflow_id') return { root: 'run', field: ref === 'run.id' ? 'id' : 'workflow_id', path: [] };
   if (ref === 'inputs' || ref.startsWith('inputs.')) {
     return { root: 'inputs', path: ref === 'inputs' ? [] : ref.slice('inputs.'.length).split('.') };
   }
@@ -68,6 +81,7 @@ export function lookupRef(ref: ParsedRef, scope: RefScope): unknown {
   if (ref.root === 'inputs') return walk(scope.inputs, ref.path);
   if (ref.root === 'item') return walk(scope.item, ref.path);
   if (ref.root === 'index') return scope.index;
+  if (ref.root === 'run') return scope.run?.[ref.field];
   const node = scope.nodes[ref.nodeId];
   if (!node) return undefined;
   return ref.field === 'state' ? node.state : walk(node.output, ref.path);

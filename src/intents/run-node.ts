@@ -61,11 +61,14 @@ const STARTED = new Set(['running', 'succeeded', 'failed']);
 
 /** Creates the node reader over the run viewer (which applies the trust rules) and Temporal. */
 export function createRunNodeReader(deps: { client: Client; viewer: Pick<RunViewer, 'view'>; records: Pick<RecordStore, 'get'> }) {
-  async function runInput(workflowId: string, runId: string): Promise<PlanRunInput | PartitionedRunInput> {
+  /** The run's input and the id of its first execution (what `{{run.id}}` resolved to). */
+  async function runInput(workflowId: string, runId: string): Promise<{ input: PlanRunInput | PartitionedRunInput; firstRunId: string }> {
     const history = await deps.client.workflow.getHandle(workflowId, runId).fetchHistory();
-    const payload = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
+    const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
+    const payload = started?.input?.payloads?.[0];
     if (!payload) throw new DomainError('unavailable', `run ${workflowId} has no recorded input`, { workflow_id: workflowId });
-    return deps.client.options.loadedDataConverter.payloadConverter.fromPayload<PlanRunInput | PartitionedRunInput>(payload);
+    const input = deps.client.options.loadedDataConverter.payloadConverter.fromPayload<PlanRunInput | PartitionedRunInput>(payload);
+    return { input, firstRunId: started?.firstExecutionRunId || runId };
   }
 
   /** The plan of a run: its snapshot, or for a partitioned run the stored record (pinned by revision). */
@@ -89,8 +92,8 @@ export function createRunNodeReader(deps: { client: Client; viewer: Pick<RunView
   /** The run as its caller may see it: view, pinned input and plan. */
   async function pinned(workflowId: string, trust: TrustContext) {
     const view = await deps.viewer.view(workflowId, trust);
-    const input = await runInput(workflowId, view.run_id);
-    return { view, input, plan: await planOf(workflowId, input), status: view.status ?? view.result };
+    const { input, firstRunId } = await runInput(workflowId, view.run_id);
+    return { view, input, firstRunId, plan: await planOf(workflowId, input), status: view.status ?? view.result };
   }
 
   return {
@@ -106,7 +109,7 @@ export function createRunNodeReader(deps: { client: Client; viewer: Pick<RunView
     },
 
     async node(workflowId: string, nodeId: string, trust: TrustContext): Promise<RunNode> {
-      const { input, plan: payload, status } = await pinned(workflowId, trust);
+      const { input, firstRunId, plan: payload, status } = await pinned(workflowId, trust);
       const { inputs } = input;
       const node = payload.nodes.find((n) => n.id === nodeId);
       if (!node) throw new DomainError('not_found', `run ${workflowId} has no node ${nodeId}`, { workflow_id: workflowId, node_id: nodeId });
@@ -130,7 +133,7 @@ export function createRunNodeReader(deps: { client: Client; viewer: Pick<RunView
           const s = statuses.get(pred);
           if (s) nodes[pred] = { state: s.state, output: s.output };
         }
-        const scope: RefScope = { inputs, nodes };
+        const scope: RefScope = { inputs, nodes, run: { id: firstRunId, workflow_id: workflowId } };
         resolved = resolveTemplates(node.params, scope, index.nodeIds) as Record<string, unknown>;
       }
       return {

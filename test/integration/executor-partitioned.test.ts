@@ -200,6 +200,24 @@ describe('partitioned runs', () => {
     expect((await runRows(ctx.db, record.id))[0]!.latency_ms).toBeGreaterThanOrEqual(1500);
   });
 
+  it('gives every partition the run’s own id (`{{run.id}}`), the one the run started with, and a new one to the next run', async () => {
+    const chain = (): PlanSpec => {
+      const nodes = Array.from({ length: 10 }, (_, i) => ({ id: id('k', i), op: 'echo', params: { key: '{{run.id}}', where: '{{run.workflow_id}}/k' } }));
+      return { nodes, edges: nodes.slice(1).map((node, i) => control(nodes[i]!.id, node.id)) };
+    };
+    const first = await runPlan(chain());
+    const second = await runPlan(chain());
+    for (const run of [first, second]) {
+      expect(run.status.state).toBe('succeeded');
+      expect(run.status.partitioned?.partitions).toBe(3);
+      // The last partition continued as new twice: still the first execution's id.
+      expect(run.status.nodes.at(-1)!.output).toMatchObject({ key: run.handle.firstExecutionRunId, where: `${run.handle.workflowId}/k` });
+    }
+    expect(first.handle.firstExecutionRunId).not.toBe(second.handle.firstExecutionRunId);
+    const { reader } = readers();
+    expect(await reader.node(first.handle.workflowId, 'k09', TRUST)).toMatchObject({ resolved_params: { key: first.handle.firstExecutionRunId } });
+  });
+
   it('shows a partitioned run through the run view and the node reader: compact status, any node by id', async () => {
     const { handle } = await runPlan(addChain(10));
     const { viewer, reader } = readers();

@@ -139,6 +139,44 @@ describe('learning a reusable plan', () => {
     }
   });
 
+  it('gives a request token the episodes made up to each run of the learned plan, never an old one', async () => {
+    const intent = uid('refund_ticket');
+    // The agent made up an idempotency key for the refund and quoted it in the note it left.
+    const refund = (ticket: string, key: string) =>
+      episode(
+        intent,
+        [
+          { id: 'lookup', tool: 'echo', args: { ticket }, result: { ticket, payment: `pay-${ticket}` } },
+          { id: 'refund', tool: 'echo', args: { payment: `pay-${ticket}`, idempotency_key: key }, depends_on: ['lookup'] },
+          { id: 'note', tool: 'echo', args: { ticket, text: `refunded under ${key}` }, depends_on: ['refund'] },
+        ],
+        { summaries: [`Refund the payment on ticket ${ticket}`] },
+      );
+    const ids = await createEpisodeStore(ctx.db, hashEmbedder).insertMany([
+      refund(uid('T'), 'c0ffee00-1234-4abc-8def-0123456789ab'),
+      refund(uid('T'), 'facade00-5678-4abc-9def-ba9876543210'),
+    ]);
+    await pass();
+    const plan = await activePlanOf(ids);
+    expect(plan.payload.nodes.map((n) => n.params)).toEqual([
+      { ticket: '{{inputs.ticket}}' },
+      { payment: '{{nodes.lookup.output.payment}}', idempotency_key: '{{run.id}}' },
+      { ticket: '{{nodes.lookup.output.ticket}}', text: 'refunded under {{run.id}}' },
+    ]);
+    expect(Object.keys(properties(plan.payload))).toEqual(['ticket']);
+    const run = async () => {
+      const handle = await startPlanRun({ client: ctx.client, taskQueue: ctx.taskQueue, record: plan, inputs: { ticket: 'T-9' } });
+      return { runId: handle.firstExecutionRunId, status: (await handle.result()) as RunStatus };
+    };
+    const runs = await ctx.withWorker(() => Promise.all([run(), run()]));
+    for (const { runId, status } of runs) {
+      expect(status.state).toBe('succeeded');
+      expect(status.nodes.find((n) => n.id === 'refund')!.output).toMatchObject({ idempotency_key: runId });
+      expect(status.nodes.find((n) => n.id === 'note')!.output).toMatchObject({ text: `refunded under ${runId}` });
+    }
+    expect(runs[0]!.runId).not.toBe(runs[1]!.runId);
+  });
+
   it('replays literals with control edges when generalisation is off', async () => {
     const intent = uid('literal');
     const url = `https://git.example/${uid('acme/lit')}`;

@@ -5,10 +5,11 @@ import { PlanRun } from '../../workflows/plan-run';
 
 type Edge = { from: string; to: string; kind: 'data' | 'control' };
 const T = '2024-01-01T00:00:00.000Z';
+const RUN = { id: '0b6f3c8e-3b0e-4a57-9d7e-2f1c5a9e4d21', workflow_id: 'plan-p-1' };
 
 function makeRun(nodes: PlanGraphPayloadInput['nodes'], edges: Edge[] = [], inputs: Record<string, unknown> = {}) {
   const plan = planGraphPayloadSchema.parse({ kind: 'plan_graph', plan_id: 'p', intent: 'unit', nodes, edges });
-  return new PlanRun(plan, inputs);
+  return new PlanRun(plan, inputs, RUN);
 }
 
 /** Takes every decision available now: skips are applied, starts are marked running and returned. */
@@ -189,7 +190,7 @@ describe('PlanRun data and scope', () => {
     run.finish('b', 'succeeded', T, { output: 'B' });
     run.finish('x', 'succeeded', T, { output: 'X' });
     expect(run.dataInputs('c')).toEqual({ a: { v: 'A' } });
-    expect(run.scopeFor('c')).toEqual({ inputs: { k: 1 }, nodes: { a: { state: 'succeeded', output: { v: 'A' } }, b: { state: 'succeeded', output: 'B' } } });
+    expect(run.scopeFor('c')).toEqual({ inputs: { k: 1 }, nodes: { a: { state: 'succeeded', output: { v: 'A' } }, b: { state: 'succeeded', output: 'B' } }, run: RUN });
   });
 });
 

@@ -69,6 +69,21 @@ describe('resolveTemplates', () => {
   });
 });
 
+describe('the run’s own ids', () => {
+  it('resolve to the run’s id and workflow id, whole or inside a text; other run fields are no reference', () => {
+    const run = { id: '0b6f3c8e-3b0e-4a57-9d7e-2f1c5a9e4d21', workflow_id: 'plan-refund-1' };
+    expect(parseRef('run.id', ids)).toEqual({ root: 'run', field: 'id', path: [] });
+    expect(parseRef('run.workflow_id', ids)).toEqual({ root: 'run', field: 'workflow_id', path: [] });
+    for (const ref of ['run', 'run.started_at', 'run.id.x']) expect(parseRef(ref, ids), ref).toBeUndefined();
+    expect(resolveTemplates({ key: '{{run.id}}', note: 'refund-{{ run.id }} in {{run.workflow_id}}' }, { ...scope, run }, ids)).toEqual({
+      key: run.id,
+      note: `refund-${run.id} in plan-refund-1`,
+    });
+    // Where no run is known (an approval's prompt), nothing.
+    expect(resolveTemplates('{{run.id}}', scope, ids)).toBeUndefined();
+  });
+});
+
 describe('collectTemplateRefs', () => {
   it('finds every reference with its path, in sorted key order', () => {
     expect(collectTemplateRefs({ b: ['{{ inputs.x }} and {{nodes.a.output}}'], a: { c: '{{nodes.b.state}}' } }, 'params')).toEqual([
