@@ -12,6 +12,7 @@ import { isSubPlanNode, SUB_PLAN_ERROR_TYPES } from '../src/domain/sub-plan';
 import type { PlanSnapshot, RunnablePlan } from '../src/domain/plan-snapshot';
 import type { ItemSlots } from './item-slots';
 import type { TaskBudget } from './task-budget';
+import { unresolvedRefsFailure } from './node-calls';
 import { runMapNode, type CompositeResult } from './map-node';
 import { runSubPlanNode } from './sub-plan';
 
@@ -65,22 +66,20 @@ export interface CompositeRunContext {
   itemSlots?: ItemSlots;
   /** The run's workflow-task budget, which map items count against too (version 6 runs). */
   taskBudget?: TaskBudget;
+  /** A node whose params read an upstream output that does not resolve fails (version 8 runs). */
+  strictRefs?: boolean;
 }
 
 /** How to run a node the executor runs itself, or undefined for an ordinary node. */
 export function compositeRunner(node: PlanNode, composites: Composites, ctx: () => CompositeRunContext): (() => Promise<CompositeResult>) | undefined {
-  if (composites.maps && node.for_each !== undefined) {
-    return () => {
-      const c = ctx();
-      return runMapNode({ node, ...c, onProgress: (items) => c.update({ items }) });
-    };
-  }
   const pin = composites.pins?.[node.id];
-  if (pin && isSubPlanNode(node)) {
-    return () => {
-      const c = ctx();
-      return runSubPlanNode({ node, pin, scope: c.scope, nodeIds: c.nodeIds, parent: c.input, onStarted: (sub_plan) => c.update({ sub_plan }) });
-    };
-  }
-  return undefined;
+  const map = composites.maps && node.for_each !== undefined;
+  if (!map && !(pin && isSubPlanNode(node))) return undefined;
+  return () => {
+    const c = ctx();
+    const unresolved = c.strictRefs ? unresolvedRefsFailure(node, c.scope, c.nodeIds) : undefined;
+    if (unresolved) return Promise.resolve({ attempts: 0, error: { type: unresolved.type ?? 'Error', message: unresolved.message } });
+    if (map) return runMapNode({ node, ...c, onProgress: (items) => c.update({ items }) });
+    return runSubPlanNode({ node, pin: pin!, scope: c.scope, nodeIds: c.nodeIds, parent: c.input, onStarted: (sub_plan) => c.update({ sub_plan }) });
+  };
 }

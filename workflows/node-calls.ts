@@ -6,6 +6,7 @@
  */
 import { ApplicationFailure, scheduleActivity, scheduleLocalActivity } from '@temporalio/workflow';
 import type { PlanNode } from '../src/domain/records';
+import { unresolvedOutputRefs, type RefScope } from '../src/domain/refs';
 import { jsonBytes, NODE_INPUT_LIMIT_BYTES } from '../src/domain/payload-size';
 import { NODE_ERROR_TYPES, type NodeActivityInput, type NodeActivityResult } from '../src/domain/run-state';
 import { activityOptions, localActivityOptions } from './node-options';
@@ -54,4 +55,15 @@ function localSchedule(node: PlanNode, input: NodeActivityInput, budget: TaskBud
 function inputTooLarge(node: PlanNode, bytes: number): Promise<never> {
   const message = `node "${node.id}" (${node.op}): its resolved params and data inputs are ${bytes} bytes; an activity's input may be at most ${NODE_INPUT_LIMIT_BYTES}`;
   return Promise.reject(ApplicationFailure.create({ type: NODE_ERROR_TYPES.inputTooLarge, message, nonRetryable: true, details: [{ attempt: 0 }] }));
+}
+
+/**
+ * The failure of a node whose params read upstream outputs that do not resolve (refs.ts), or
+ * undefined when they all do. Not retried: the outputs it reads are final.
+ */
+export function unresolvedRefsFailure(node: PlanNode, scope: RefScope, nodeIds: readonly string[]): ApplicationFailure | undefined {
+  const missing = unresolvedOutputRefs(node.params, scope, nodeIds);
+  if (missing.length === 0) return undefined;
+  const message = `node "${node.id}" (${node.op}): ${missing.join('; ')}`;
+  return ApplicationFailure.create({ type: NODE_ERROR_TYPES.unresolvedReference, message, nonRetryable: true, details: [{ attempt: 0 }] });
 }

@@ -10,7 +10,7 @@ import { resolveTemplates } from '../src/domain/refs';
 import { NODE_ERROR_TYPES, type NodeActivityInput, type NodeActivityResult, type NodeError } from '../src/domain/run-state';
 import type { CompositeResult } from './map-node';
 import { describeFailure } from './node-failure';
-import { nodeCall } from './node-calls';
+import { nodeCall, unresolvedRefsFailure } from './node-calls';
 import { retryPolicy } from './node-options';
 import type { PlanRun } from './plan-run';
 import type { TaskBudget } from './task-budget';
@@ -29,12 +29,16 @@ export type NodeResult = CompositeResult | NodeActivityResult;
  * in a reaction of its own, which shifts when the node settles: their recorded command order
  * depends on it. New runs settle on the activity's promise itself, one promise fewer per node.
  * With a `budget` (TASK_BUDGET_VERSION), a node that would overfill the workflow task's
- * completion waits for the next task (task-budget.ts).
+ * completion waits for the next task (task-budget.ts). With `strictRefs` (UNRESOLVED_REF_VERSION),
+ * a node whose params read an upstream output that does not resolve fails without running.
  */
-export function activityWork(run: PlanRun, node: PlanNode, local: boolean, mapResult: boolean, budget?: TaskBudget): () => Promise<NodeResult> {
+export function activityWork(run: PlanRun, node: PlanNode, local: boolean, mapResult: boolean, budget?: TaskBudget, strictRefs = false): () => Promise<NodeResult> {
+  const scope = run.scopeFor(node.id);
+  const unresolved = strictRefs ? unresolvedRefsFailure(node, scope, run.index.nodeIds) : undefined;
+  if (unresolved) return () => Promise.reject(unresolved);
   const activityInput: NodeActivityInput = {
     node_id: node.id,
-    params: resolveTemplates(node.params, run.scopeFor(node.id), run.index.nodeIds) as Record<string, unknown>,
+    params: resolveTemplates(node.params, scope, run.index.nodeIds) as Record<string, unknown>,
     inputs: run.dataInputs(node.id),
   };
   const schedule = nodeCall(node, activityInput, local, budget);

@@ -37,6 +37,8 @@ type RunActivities = ReturnType<typeof createRunActivities>;
 export const PARTITIONED_PATCH = 'executor-partitioned';
 /** The carried state is measured in bytes, not UTF-16 units (carriedBytes). */
 export const CARRIED_BYTES_PATCH = 'executor-carried-bytes';
+/** A node whose params read an upstream output that does not resolve fails (UNRESOLVED_REF_VERSION). */
+export const UNRESOLVED_REF_PATCH = 'executor-unresolved-ref';
 
 const MAX_PARALLELISM_CAP = 1000;
 const NEVER_RETRIED = [NODE_ERROR_TYPES.invalidInputs, NODE_ERROR_TYPES.unknownOp, NODE_ERROR_TYPES.invalidPlan, NODE_ERROR_TYPES.planRevised];
@@ -59,6 +61,7 @@ export async function partitionedRun(input: PartitionedRunInput): Promise<RunSta
   patched(PARTITIONED_PATCH);
   const sharedScope = patched(SHARED_SCOPE_PATCH);
   const taskBudget = patched(TASK_BUDGET_PATCH) ? new TaskBudget(patched(LOCAL_RESERVE_PATCH), patched(BOUNDARY_ID_PATCH)) : undefined;
+  const strictRefs = patched(UNRESOLVED_REF_PATCH);
   const info = workflowInfo();
   const spec = input.partitioned;
   const timeout = spec.constraints.timeout;
@@ -115,7 +118,7 @@ export async function partitionedRun(input: PartitionedRunInput): Promise<RunSta
     start: (node) => {
       const local = runsLocally(node, localOps);
       partitionRun.markRunning(node.id, now(), local ? 'local' : 'activity');
-      return activityWork(partitionRun, node, local, true, taskBudget);
+      return activityWork(partitionRun, node, local, true, taskBudget, strictRefs);
     },
   });
   const sleepFor = carried.deadline_ms === undefined ? undefined : Math.max(1, carried.deadline_ms - Date.now());

@@ -29,6 +29,7 @@ import {
   OUTCOME_SINK_VERSION,
   TASK_BUDGET_VERSION,
   LOCAL_RESERVE_VERSION,
+  UNRESOLVED_REF_VERSION,
   statusQuery,
   isPartitionedRun,
   type NodeError,
@@ -160,6 +161,7 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
   const cancelSafe = (input.executor_version ?? 0) >= CANCEL_SAFE_VERSION || patched(PATCHES.cancelSafe);
   const localReserve = (input.executor_version ?? 0) >= LOCAL_RESERVE_VERSION;
   const namedBoundaries = (input.executor_version ?? 0) >= BOUNDARY_ID_VERSION;
+  const strictRefs = (input.executor_version ?? 0) >= UNRESOLVED_REF_VERSION;
   const taskBudget = (input.executor_version ?? 0) >= TASK_BUDGET_VERSION || patched(PATCHES.taskBudget) ? new TaskBudget(localReserve, namedBoundaries) : undefined;
   // Start-up finishes before a cancellation is honoured: the nodes then end cancelled and the outcome is counted.
   const startUp = <T>(work: () => Promise<T>) => (cancelSafe ? CancellationScope.nonCancellable(work) : work());
@@ -210,9 +212,10 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
       update: (fields) => Object.assign(run.status.get(node.id)!, fields),
       itemSlots,
       taskBudget: localReserve ? taskBudget : undefined,
+      strictRefs,
     }));
     run.markRunning(node.id, now(), composite && isSubPlanNode(node) ? undefined : local ? 'local' : 'activity');
-    return composite ?? (() => activityWork(run, node, local, !current, taskBudget)());
+    return composite ?? (() => activityWork(run, node, local, !current, taskBudget, strictRefs)());
   };
 
   const scheduler = new NodeScheduler({

@@ -185,6 +185,39 @@ export const SCENARIOS: Scenario[] = [
     undefined,
     2,
   ),
+  // A node reading an upstream output that is not there fails without running (UNRESOLVED_REF_VERSION); the rest go on.
+  planScenario('unresolved-ref', {
+    intent: 'history: unresolved output reference',
+    constraints: { failure_policy: 'continue' },
+    nodes: [
+      { id: 'lookup', op: 'echo', params: { cluster: { name: 'c-7' } }, policy: { execution: 'activity' } },
+      { id: 'scale', op: 'echo', params: { cluster_id: '{{nodes.lookup.output.cluster.id}}' }, policy: { execution: 'activity' } },
+      { id: 'note', op: 'echo', params: { text: '{{nodes.lookup.output.cluster.name}} under {{run.id}}' }, policy: { execution: 'activity' } },
+    ],
+    edges: [
+      { from: 'lookup', to: 'scale', kind: 'data' },
+      { from: 'lookup', to: 'note', kind: 'data' },
+    ],
+  }),
+  // The same in partitions of 2 nodes, which ask the `executor-unresolved-ref` patch.
+  planScenario(
+    'partitioned-unresolved-ref',
+    {
+      intent: 'history: unresolved output reference across partitions',
+      constraints: { failure_policy: 'continue' },
+      nodes: [
+        { id: 'u1', op: 'echo', params: { cluster: { name: 'c-7' }, key: '{{run.id}}' }, policy: { execution: 'activity' } },
+        echo('u2', { name: '{{nodes.u1.output.cluster.name}}' }),
+        { id: 'u3', op: 'echo', params: { cluster_id: '{{nodes.u1.output.cluster.id}}' }, policy: { execution: 'activity' } },
+      ],
+      edges: [
+        { from: 'u1', to: 'u2', kind: 'data' },
+        { from: 'u1', to: 'u3', kind: 'data' },
+      ],
+    },
+    undefined,
+    2,
+  ),
   {
     name: 'consolidation',
     async run({ client, db }, workflowId) {

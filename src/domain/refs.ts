@@ -126,3 +126,24 @@ export function resolveTemplates(value: unknown, scope: RefScope, nodeIds: reado
   }
   return value;
 }
+
+/**
+ * The references to an upstream node's output that do not resolve in `scope` (the producer
+ * succeeded, but its output has no such path), each with where it is written and what the output
+ * has there instead, as a sentence. A node run without them would get a param left out, or an
+ * empty string inside a text ("cd  && npm test"): runs started on UNRESOLVED_REF_VERSION fail it.
+ */
+export function unresolvedOutputRefs(value: unknown, scope: RefScope, nodeIds: readonly string[]): string[] {
+  return collectTemplateRefs(value).flatMap(({ ref, path }) => {
+    const parsed = parseRef(ref, nodeIds);
+    if (parsed?.root !== 'node' || parsed.field !== 'output' || lookupRef(parsed, scope) !== undefined) return [];
+    const output = scope.nodes[parsed.nodeId]?.output;
+    // The deepest part of the path the output has, and what it holds there.
+    let found = 0;
+    while (found < parsed.path.length && walk(output, parsed.path.slice(0, found + 1)) !== undefined) found += 1;
+    const at = walk(output, parsed.path.slice(0, found));
+    const where = found === 0 ? `the output of "${parsed.nodeId}"` : `"${parsed.path.slice(0, found).join('.')}" in the output of "${parsed.nodeId}"`;
+    const has = at !== null && typeof at === 'object' ? `has ${Array.isArray(at) ? `${at.length} items` : `only ${Object.keys(at).slice(0, 10).join(', ') || 'no keys'}`}` : `is ${at === undefined ? 'empty' : JSON.stringify(at).slice(0, 60)}`;
+    return [`${path || 'params'} reads {{${ref}}}, but ${where} ${has}`];
+  });
+}

@@ -31,6 +31,8 @@ export const NODE_ERROR_TYPES = {
   invalidInputs: 'invalid_inputs',
   runFailed: 'plan_run_failed',
   runTimeout: 'run_timeout',
+  /** A param reads an upstream node's output at a path that output does not have (UNRESOLVED_REF_VERSION). */
+  unresolvedReference: 'unresolved_reference',
   /** A map node's for_each did not resolve to an array when the node started. */
   forEachNotArray: 'for_each_not_array',
   /** A map item failed under failure_policy fail_fast. */
@@ -77,10 +79,11 @@ export interface PlanRunInput {
  * fixes (CANCEL_SAFE_VERSION). Version 5: nodes wait rather than overfill a workflow task's
  * completion (TASK_BUDGET_VERSION). Version 6: local nodes side by side hold a guess of their output
  * (LOCAL_RESERVE_VERSION). Version 7: a task boundary's activity has an id of its own that no node can
-have (BOUNDARY_ID_VERSION). Runs without it ask the patches, as their histories recorded.
+ * have (BOUNDARY_ID_VERSION). Version 8: a node whose params read an upstream output that does not
+resolve fails (UNRESOLVED_REF_VERSION). Runs without it ask the patches, as their histories recorded.
  * Workers must know a version before starters send it (docs/workflow-changes.md#versioned-input).
  */
-export const EXECUTOR_VERSION = 7;
+export const EXECUTOR_VERSION = 8;
 
 /** The first `executor_version` whose runs record their outcome through the `runOutcome` sink. */
 export const OUTCOME_SINK_VERSION = 2;
@@ -119,6 +122,13 @@ export const LOCAL_RESERVE_VERSION = 6;
  * pending: Temporal refused the second, and the run stalled. Partitions ask `executor-boundary-id`.
  */
 export const BOUNDARY_ID_VERSION = 7;
+
+/**
+ * The first `executor_version` whose nodes fail (`unresolved_reference`, not retried) when their
+ * params read an upstream node's output at a path it does not have, instead of running with the
+ * param left out or an empty string in its place. Partitions ask `executor-unresolved-ref`.
+ */
+export const UNRESOLVED_REF_VERSION = 8;
 
 /** What a resumed run takes from the run it resumes: the succeeded nodes it does not run again. */
 export interface ResumeFrom {

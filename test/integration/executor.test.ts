@@ -190,6 +190,44 @@ describe('failure policies and retries', () => {
     expect(byId(status).b!.reason).toMatch(/run aborted: node "a_boom" failed/);
   });
 
+  it('fails a node whose params read an upstream output that is not there, without running it; inputs left out are left out', async () => {
+    const { status, handle } = await runPlan({
+      constraints: { failure_policy: 'continue' },
+      nodes: [
+        { id: 'lookup', op: 'echo', params: { cluster: { name: 'c-7' }, items: [1, 2] }, policy: { execution: 'activity' } },
+        // A learned plan's lookup no longer returns what it did: never a call without the value.
+        { id: 'scale', op: 'echo', params: { cluster_id: '{{nodes.lookup.output.cluster.id}}', replicas: '{{inputs.replicas}}' }, policy: { execution: 'activity' } },
+        { id: 'cd', op: 'echo', params: { cmd: 'cd {{nodes.lookup.output.dir}} && make', third: '{{nodes.lookup.output.items.2}}' } },
+        { id: 'each', op: 'echo', for_each: '{{nodes.lookup.output.items}}', params: { n: '{{item}}', owner: '{{nodes.lookup.output.owner}}' } },
+        {
+          id: 'fine',
+          op: 'echo',
+          params: { name: '{{nodes.lookup.output.cluster.name}}', count: '{{nodes.lookup.output.items.1}}', key: '{{run.id}}', maybe: '{{inputs.replicas}}' },
+          policy: { execution: 'activity' },
+        },
+      ],
+      edges: [data('lookup', 'scale'), data('lookup', 'cd'), data('lookup', 'each'), data('lookup', 'fine')],
+    });
+    expect(status.state).toBe('failed');
+    const nodes = byId(status);
+    expect(nodes.scale).toMatchObject({
+      state: 'failed',
+      attempts: 0,
+      error: { type: 'unresolved_reference', message: 'node "scale" (echo): cluster_id reads {{nodes.lookup.output.cluster.id}}, but "cluster" in the output of "lookup" has only name' },
+    });
+    expect(nodes.cd!.error!.message).toBe(
+      'node "cd" (echo): cmd reads {{nodes.lookup.output.dir}}, but the output of "lookup" has only cluster, items; third reads {{nodes.lookup.output.items.2}}, but "items" in the output of "lookup" has 2 items',
+    );
+    expect(nodes.each).toMatchObject({ state: 'failed', error: { type: 'unresolved_reference' } });
+    // What resolves runs as before: an optional input left out is a param left out.
+    expect(nodes.fine).toMatchObject({ state: 'succeeded', output: { name: 'c-7', count: 2, key: handle.firstExecutionRunId } });
+    expect(nodes.fine!.output).not.toHaveProperty('maybe');
+    // Only the activities that ran were scheduled (echo is local unless a node says otherwise).
+    const history = await handle.fetchHistory();
+    const scheduled = (history.events ?? []).flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityId] : []));
+    expect(scheduled.sort()).toEqual(['fine', 'lookup']);
+  });
+
   it('continue: independent branches finish, and the run fails only for failures not tolerated', async () => {
     const spec = (tolerateAll: boolean): PlanSpec => ({
       constraints: { failure_policy: 'continue' },

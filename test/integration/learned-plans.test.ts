@@ -146,8 +146,8 @@ describe('learning a reusable plan', () => {
       episode(
         intent,
         [
-          { id: 'lookup', tool: 'echo', args: { ticket }, result: { ticket, payment: `pay-${ticket}` } },
-          { id: 'refund', tool: 'echo', args: { payment: `pay-${ticket}`, idempotency_key: key }, depends_on: ['lookup'] },
+          { id: 'lookup', tool: 'echo', args: { ticket }, result: { ticket } },
+          { id: 'refund', tool: 'echo', args: { ticket, idempotency_key: key }, depends_on: ['lookup'] },
           { id: 'note', tool: 'echo', args: { ticket, text: `refunded under ${key}` }, depends_on: ['refund'] },
         ],
         { summaries: [`Refund the payment on ticket ${ticket}`] },
@@ -160,7 +160,7 @@ describe('learning a reusable plan', () => {
     const plan = await activePlanOf(ids);
     expect(plan.payload.nodes.map((n) => n.params)).toEqual([
       { ticket: '{{inputs.ticket}}' },
-      { payment: '{{nodes.lookup.output.payment}}', idempotency_key: '{{run.id}}' },
+      { ticket: '{{nodes.lookup.output.ticket}}', idempotency_key: '{{run.id}}' },
       { ticket: '{{nodes.lookup.output.ticket}}', text: 'refunded under {{run.id}}' },
     ]);
     expect(Object.keys(properties(plan.payload))).toEqual(['ticket']);
@@ -171,7 +171,7 @@ describe('learning a reusable plan', () => {
     const runs = await ctx.withWorker(() => Promise.all([run(), run()]));
     for (const { runId, status } of runs) {
       expect(status.state).toBe('succeeded');
-      expect(status.nodes.find((n) => n.id === 'refund')!.output).toMatchObject({ idempotency_key: runId });
+      expect(status.nodes.find((n) => n.id === 'refund')!.output).toMatchObject({ ticket: 'T-9', idempotency_key: runId });
       expect(status.nodes.find((n) => n.id === 'note')!.output).toMatchObject({ text: `refunded under ${runId}` });
     }
     expect(runs[0]!.runId).not.toBe(runs[1]!.runId);

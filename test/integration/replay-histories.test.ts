@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it, inject } from 'vitest';
 import { installQuietReplayRuntime, replayHistories, type ReplayOutcome } from '../../src/replay/replay';
 import { committedHistories, historyFiles, recordedId } from './committed-histories';
 
-const SCENARIOS = ['approval-rejected', 'approvals', 'cancellation', 'chain', 'consolidation', 'fail-fast', 'fan-out', 'guards-skips', 'local-nodes', 'map', 'map-chunk', 'map-chunks', 'opened-by-starter', 'partitioned', 'partitioned-first', 'resumed', 'retries', 'sub-plan'];
+const SCENARIOS = ['approval-rejected', 'approvals', 'cancellation', 'chain', 'consolidation', 'fail-fast', 'fan-out', 'guards-skips', 'local-nodes', 'map', 'map-chunk', 'map-chunks', 'opened-by-starter', 'partitioned', 'partitioned-first', 'partitioned-unresolved-ref', 'partitioned-unresolved-ref-first', 'resumed', 'retries', 'sub-plan', 'unresolved-ref'];
 /** Recorded before cheap nodes and the run outcome became local activities: the old path must keep replaying. */
 const BEFORE_LOCAL_NODES = ['cancellation', 'chain', 'fail-fast', 'fan-out', 'guards-skips', 'retries'].map((s) => `${s}-before-local-nodes`);
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collectTemplateRefs, parseRef, resolveTemplates, type RefScope } from '../../src/domain/refs';
+import { collectTemplateRefs, parseRef, resolveTemplates, unresolvedOutputRefs, type RefScope } from '../../src/domain/refs';
 
 const ids = ['fetch', 'fetch.v2', 'sum'];
 const scope: RefScope = {
@@ -81,6 +81,21 @@ describe('the run’s own ids', () => {
     });
     // Where no run is known (an approval's prompt), nothing.
     expect(resolveTemplates('{{run.id}}', scope, ids)).toBeUndefined();
+  });
+});
+
+describe('unresolvedOutputRefs', () => {
+  it('names each upstream output read at a path it does not have, and what is there instead', () => {
+    const params = { a: '{{nodes.fetch.output.temp}}', b: 'at {{nodes.fetch.output.city.name}}', c: ['{{nodes.fetch.output.rows.3.id}}'], d: '{{nodes.fetch.output.ok.x}}' };
+    expect(unresolvedOutputRefs(params, scope, ids)).toEqual([
+      'b reads {{nodes.fetch.output.city.name}}, but the output of "fetch" has only temp, rows, ok, none',
+      'c[0] reads {{nodes.fetch.output.rows.3.id}}, but "rows" in the output of "fetch" has 1 items',
+      'd reads {{nodes.fetch.output.ok.x}}, but "ok" in the output of "fetch" is true',
+    ]);
+    // null is a value; inputs, states, items and the run are not upstream outputs.
+    const resolved = { n: '{{nodes.fetch.output.none}}', s: '{{nodes.sum.state}}', i: '{{inputs.missing}}', r: '{{run.id}}', m: '{{item.x}}' };
+    expect(unresolvedOutputRefs(resolved, scope, ids)).toEqual([]);
+    expect(unresolvedOutputRefs({ x: '{{nodes.sum.output}}' }, scope, ids)).toEqual(['x reads {{nodes.sum.output}}, but the output of "sum" is empty']);
   });
 });
 
