@@ -80,7 +80,8 @@ const isShortWord = (value: unknown): value is string => typeof value === 'strin
  * `depends_on`, else a node with an earlier `timestamp` (never one the
  * consumer already precedes, so no cycle; never itself). A whole value becomes
  * `{{nodes.<id>.output.<path>}}` (resolving to the JSON value, type kept); occurrences inside a
- * longer string become interpolated references, longest match first. When several nodes
+ * longer string become interpolated references, longest match first (a number of 4+ characters
+ * by its decimal text: issue `4521` in `/issues/4521/labels`). When several nodes
  * produced the value, the nearest ancestor wins, then the shortest result path, then the
  * earlier node (for time-ordered producers: the most recent one). Each producer → consumer pair
  * gets one `data` edge, which replaces a `control` edge between the same pair.
@@ -95,7 +96,10 @@ export function traceDataFlow(nodes: readonly TracedNode[]): DataFlow {
       if (!isTraceable(leaf.value) || !isRefSafePath(leaf.path)) continue;
       const key = valueKey(leaf.value);
       produced.set(key, [...(produced.get(key) ?? []), { node: i, path: leaf.path }]);
-      if (typeof leaf.value === 'string') producedStrings[i]!.push({ value: leaf.value, path: leaf.path });
+      // A number is found inside a longer string by its digits (`/issues/4521/labels`, `lat=48.85`);
+      // short ones (a count of 12) stand in too many texts by coincidence.
+      const text = String(leaf.value);
+      if (typeof leaf.value === 'string' || text.length >= MIN_NUMBER_TEXT) producedStrings[i]!.push({ value: text, path: leaf.path });
     }
   });
 
@@ -214,6 +218,9 @@ function compounds(value: unknown, path: JsonPath = [], out: Array<{ path: JsonP
   }
   return out;
 }
+
+/** Fewest characters of a number's decimal text for it to be traced inside a longer string. */
+const MIN_NUMBER_TEXT = 4;
 
 /** Fewest scalars (strings, numbers, booleans, nulls) that make an array or object equal to a result no coincidence. */
 const MIN_EVIDENT_SCALARS = 3;

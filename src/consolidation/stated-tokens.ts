@@ -65,6 +65,24 @@ export const isValueToken = (token: string) => token.length >= 4 && (distinctive
  */
 export const isInputToken = (token: string) => isValueToken(token) || (token.length >= 3 && /\p{N}/u.test(token) && distinctive(valueShape(token)));
 
+/**
+ * A whole input's plain word that is that value inside longer args too: a name written with a
+ * capital (`Paris`, `EMEA`, `New York`), where a lowercase word (`main`) is as often something
+ * else (`/src/main/java`); see `queryValueInterpolator` for those.
+ */
+export const isNameWord = (value: string) => value.length >= 3 && /^\p{Lu}\p{L}*(?: \p{Lu}\p{L}*)*$/u.test(value);
+
+/**
+ * Interpolates whole inputs' lowercase words (value → replacement) where a URL's query gives
+ * them as a value (`?branch=main&…`): there the word is a value, whatever else it may mean.
+ */
+export function queryValueInterpolator(words: ReadonlyMap<string, string>): (text: string) => string {
+  if (words.size === 0) return (text) => text;
+  const values = [...words.keys()].sort((a, b) => b.length - a.length).map(escape).join('|');
+  const query = new RegExp(`([?&][^=&#\\s{}]+=)(${values})(?=[&#\\s]|$)`, 'gu');
+  return (text) => text.replace(query, (_match, key: string, value: string) => key + words.get(value)!);
+}
+
 /** The value-shaped tokens of a text. */
 export function valueTokens(text: string): string[] {
   return [...text.matchAll(TOKEN)].map((m) => m[0].replace(TRAILING, '')).filter(isValueToken);

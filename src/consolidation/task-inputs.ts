@@ -4,9 +4,9 @@
  */
 import { leadingAction } from '../domain/action-words';
 import type { EpisodicPayload, PlanGraphPayload } from '../domain/records';
-import { inputRef, InputSet, keyHint } from './input-schema';
+import { inputRef, InputSet, keyHint, middleHint } from './input-schema';
 import { isPlainObject, isTemplate, isTraceable, leaves, withLeaf, type JsonPath } from './json-leaves';
-import { isInputToken, statedIn, tokenInterpolator, valueTokens, wordFor } from './stated-tokens';
+import { isInputToken, isNameWord, queryValueInterpolator, statedIn, tokenInterpolator, valueTokens, wordFor } from './stated-tokens';
 
 type Params = Record<string, unknown>;
 type TaskShape = Pick<EpisodicPayload, 'timeline' | 'environment' | 'tool_graph'>;
@@ -50,21 +50,32 @@ export function taskInputs(plan: PlanGraphPayload, episode: TaskShape): PlanGrap
   // Whole values first, so a value also stated inside a longer arg takes the whole arg's name.
   const wholeInput = (value: string | number) => (isTraceable(value) || (typeof value === 'string' && isInputToken(value))) && !isTemplate(value) && stated(value);
   const whole = eachLeaf(plan.nodes, (value, path) => (wholeInput(value) ? inputFor(value, keyHint(path)) : value));
-  // Inside longer args: the value-shaped tokens the task states, and every value-shaped value that
-  // became a whole input (ticket `4411` is in `…/refunds/4411/` too). A token of a whole input is
-  // that input, whatever its type; a new one is named by the task's word for it ("ticket T-4411").
+  // Inside longer args: the value-shaped tokens the task states, and every value-shaped value or
+  // capitalised name that became a whole input (ticket `4411` is in `…/refunds/4411/` too, city
+  // `Paris` in "Paris: 12C"). A token of a whole input is that input, whatever its type; a new one
+  // is named by the task's word for it ("ticket T-4411"). A lowercase word of a whole input is
+  // taken only as a URL's query value (`?branch=main`).
   const wholeValues = new Map<string, string>();
+  const queryWords = new Map<string, string>();
   for (const [key, name] of byValue) {
     const value = key.slice(key.indexOf(':') + 1);
-    if (isInputToken(value)) wholeValues.set(value, name);
+    if (isInputToken(value) || (key.startsWith('string:') && isNameWord(value))) wholeValues.set(value, name);
+    else if (key.startsWith('string:') && /^\p{L}{3,}$/u.test(value)) queryWords.set(value, inputRef(name));
   }
   const interpolate = tokenInterpolator(new Set([...valueTokens(summaries), ...wholeValues.keys()]));
+  const inQuery = queryValueInterpolator(queryWords);
   const nodes = eachLeaf(whole, (value, path) =>
     typeof value === 'string'
-      ? interpolate(value, (token) => (wholeValues.has(token) ? inputRef(wholeValues.get(token)!) : inputFor(token, wordFor(summaries, token) ?? keyHint(path))))
+      ? inQuery(interpolate(value, (token) => (wholeValues.has(token) ? inputRef(wholeValues.get(token)!) : inputFor(token, wordFor(summaries, token) ?? partHint(value, token, path)))))
       : value,
   );
   return byValue.size === 0 ? plan : { ...plan, nodes, inputs_schema: inputs.toSchema() };
+}
+
+/** What a token inside a longer arg is named after when the task has no word for it: where it stands (middleHint). */
+function partHint(text: string, token: string, path: JsonPath): string {
+  const at = text.indexOf(token);
+  return middleHint(text.slice(0, at), text.slice(at + token.length), keyHint(path)).hint;
 }
 
 /**

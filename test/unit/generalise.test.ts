@@ -141,7 +141,8 @@ describe('inputs from the task text', () => {
       ],
       outcome: 'success',
     });
-    expect(planFromEpisode(episode, 'p', NOW).nodes[1]!.params).toEqual({ target: 'https://deploy.example/apps/{{inputs.target}}/rollout' });
+    // Named by the collection of the URL path it is a member of.
+    expect(planFromEpisode(episode, 'p', NOW).nodes[1]!.params).toEqual({ target: 'https://deploy.example/apps/{{inputs.app}}/rollout' });
   });
 
   it('keeps the action the task asks for a constant: it is what the plan does, not a value callers vary', () => {
@@ -434,13 +435,25 @@ describe('values a task states inside URLs and ids', () => {
       minutes: 2,
       text: 'restarted {{inputs.host}} (2 min, see w-7a)',
     });
-    // A plain word is whole only: inside a longer arg it is as often something else.
-    expect(params('build branch main of acme/widgets', { branch: 'main', path: '/src/main/java' })).toEqual({ branch: '{{inputs.branch}}', path: '/src/main/java' });
+    // A plain word is whole only: inside a longer arg it is as often something else, except as a URL's query value.
+    expect(params('build branch main of acme/widgets', { branch: 'main', path: '/src/main/java', url: 'https://ci.example/builds?branch=main&page=main2' })).toEqual({
+      branch: '{{inputs.branch}}',
+      path: '/src/main/java',
+      url: 'https://ci.example/builds?branch={{inputs.branch}}&page=main2',
+    });
+    // A name written with a capital is that input wherever it stands at word edges.
+    expect(params('get the weather in Paris for the team', { city: 'Paris', url: 'https://wx.example/v1?q=Paris', text: 'Paris: sunny (Parisian time)' })).toEqual({
+      city: '{{inputs.city}}',
+      url: 'https://wx.example/v1?q={{inputs.city}}',
+      text: '{{inputs.city}}: sunny (Parisian time)',
+    });
+    // A value inside a URL path is named by the collection it is a member of.
+    expect(params('open an issue in acme/api', { url: 'https://api.example/repos/acme/api/issues' })).toEqual({ url: 'https://api.example/repos/{{inputs.repo}}/issues' });
     expect(params('look up order 558812 for the customer', { url: 'https://shop.example/orders/558812?view=full' })).toEqual({ url: 'https://shop.example/orders/{{inputs.order}}?view=full' });
     // A whole numeric input is the same input inside a URL.
     expect(params('refund ticket 4411 today', { ticket: 4411, url: 'https://desk.example/refunds/4411/' })).toEqual({ ticket: '{{inputs.ticket}}', url: 'https://desk.example/refunds/{{inputs.ticket}}/' });
     // 200 and 20 are not stated by 1,200 and 20:30 (the time itself is, whole).
-    expect(params('refund 1,200 dollars at 20:30', { limit: 200, retention_days: 20, url: 'https://x.example/a?at=20:30' })).toEqual({ limit: 200, retention_days: 20, url: 'https://x.example/a?at={{inputs.url}}' });
+    expect(params('refund 1,200 dollars at 20:30', { limit: 200, retention_days: 20, url: 'https://x.example/a?at=20:30' })).toEqual({ limit: 200, retention_days: 20, url: 'https://x.example/a?at={{inputs.at}}' });
   });
 
   it('does not read a value inside a longer id, word or number as stated', () => {

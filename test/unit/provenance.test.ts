@@ -36,6 +36,21 @@ describe('value provenance', () => {
     expect(flow.edges).toEqual([{ from: 'a', to: 'b', kind: 'data' }]);
   });
 
+  it('finds a number of 4+ characters inside a longer string by its digits, at value edges only', () => {
+    const flow = trace([
+      { id: 'create', result: { number: 4521, lat: 48.85, count: 12, year: 2025 } },
+      { id: 'label', args: { url: 'https://api.example/issues/4521/labels?lat=48.85', note: 'opened #4521: 12 items', when: '2025-12-01', id: 'x4521' }, depends_on: ['create'] },
+    ]);
+    expect(flow.params.get('label')).toEqual({
+      url: 'https://api.example/issues/{{nodes.create.output.number}}/labels?lat={{nodes.create.output.lat}}',
+      note: 'opened #{{nodes.create.output.number}}: 12 items',
+      // Inside a date or an id, the digits are part of another value.
+      when: '2025-12-01',
+      id: 'x4521',
+    });
+    expect(flow.edges).toEqual([{ from: 'create', to: 'label', kind: 'data' }]);
+  });
+
   it('takes a value produced twice from the nearest ancestor, then the shortest path', () => {
     const flow = trace([
       { id: 'a', result: { id: 'job-7781' } },
