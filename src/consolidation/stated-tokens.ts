@@ -19,14 +19,12 @@ const TRAILING = /[.:]+$/;
  * `1,200` does not state `200`, `20:30` does not state `20`).
  * A URL's or path's separators (`/`, `=`, `&`, `?`, `.`, `:`) do end a value.
  */
-const JOINED_CLASS = String.raw`[\p{L}\p{N}_-]`;
-const JOINED = new RegExp(JOINED_CLASS, 'u');
+const JOINED = /[\p{L}\p{N}_-]/u;
 const DIGIT = /\p{N}/u;
 const DIGIT_JOINING = /^[.,:]$/;
 /** A number stands on its own: not in an id (`T-20`, `a20f`), a version (`v1.20`) or a path (`/srv/20`). */
 const NUMBER_JOINED = /[\p{L}\p{N}_/-]/u;
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Whether `value`, found at `at` in `text`, stands at value edges: `joined` characters neither just before nor just after it. */
 export function aloneAt(text: string, at: number, value: string, joined = JOINED, dotBefore = false): boolean {
@@ -78,9 +76,22 @@ export const isNameWord = (value: string) => value.length >= 3 && /^\p{Lu}\p{L}*
  */
 export function queryValueInterpolator(words: ReadonlyMap<string, string>): (text: string) => string {
   if (words.size === 0) return (text) => text;
-  const values = [...words.keys()].sort((a, b) => b.length - a.length).map(escape).join('|');
-  const query = new RegExp(`([?&][^=&#\\s{}]+=)(${values})(?=[&#\\s]|$)`, 'gu');
-  return (text) => text.replace(query, (_match, key: string, value: string) => key + words.get(value)!);
+  const keyChar = /[^=&#\s{}?]/;
+  return (text) => {
+    let out = text;
+    for (const [word, replacement] of words) {
+      for (let at = out.indexOf(`=${word}`); at >= 0; at = out.indexOf(`=${word}`, at + 1)) {
+        const end = at + 1 + word.length;
+        if (end < out.length && !/[&#\s]/.test(out[end]!)) continue;
+        // A key of one or more characters, right after `?` or `&`.
+        let k = at;
+        while (k > 0 && keyChar.test(out[k - 1]!)) k--;
+        if (k === at || (out[k - 1] !== '?' && out[k - 1] !== '&')) continue;
+        out = out.slice(0, at + 1) + replacement + out.slice(end);
+      }
+    }
+    return out;
+  };
 }
 
 /** The value-shaped tokens of a text. */
@@ -107,21 +118,41 @@ export function wordFor(text: string, value: string): string | undefined {
 
 /**
  * Interpolates the tokens of `stated` into texts: each occurrence at value edges (the longest
- * token first) is replaced by `replace(token)`, never inside a `{{ }}` template.
+ * token first) is replaced by `replace(token)`, never inside a `{{ }}` template. Scanned with
+ * indexOf, not a regular expression per set of tokens: every episode has its own tokens, and
+ * compiling a pattern for each was most of what consolidation spent on an episode.
  */
 export function tokenInterpolator(stated: ReadonlySet<string>): (text: string, replace: (token: string) => string) => string {
   if (stated.size === 0) return (text) => text;
-  const tokens = [...stated].sort((a, b) => b.length - a.length);
-  const occurrence = new RegExp(`(?<!${JOINED_CLASS})(?:${tokens.map(escape).join('|')})(?!${JOINED_CLASS})`, 'gu');
+  const tokens = [...stated].filter(Boolean).sort((a, b) => b.length - a.length);
+  const literal = (segment: string, replace: (token: string) => string) => {
+    // Where each token stands with no letter, digit, `_` or `-` just before or after it; at one
+    // start the longest token wins, and a later match may not overlap an earlier one.
+    const found: Array<{ at: number; token: string }> = [];
+    for (const token of tokens) {
+      for (let at = segment.indexOf(token); at >= 0; at = segment.indexOf(token, at + 1)) {
+        if (!JOINED.test(segment[at - 1] ?? '') && !JOINED.test(segment[at + token.length] ?? '')) found.push({ at, token });
+      }
+    }
+    if (found.length === 0) return segment;
+    found.sort((a, b) => a.at - b.at || b.token.length - a.token.length);
+    let out = '';
+    let from = 0;
+    for (const { at, token } of found) {
+      if (at < from) continue;
+      out += segment.slice(from, at) + (aloneAt(segment, at, token) ? replace(token) : token);
+      from = at + token.length;
+    }
+    return out + segment.slice(from);
+  };
   return (text, replace) => {
     if (!tokens.some((token) => text.includes(token))) return text;
-    const literal = (segment: string) => segment.replace(occurrence, (token: string, at: number) => (aloneAt(segment, at, token) ? replace(token) : token));
     let out = '';
     let from = 0;
     for (const match of text.matchAll(TEMPLATE)) {
-      out += literal(text.slice(from, match.index)) + match[0];
+      out += literal(text.slice(from, match.index), replace) + match[0];
       from = match.index + match[0].length;
     }
-    return out + literal(text.slice(from));
+    return out + literal(text.slice(from), replace);
   };
 }
