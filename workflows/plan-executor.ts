@@ -116,7 +116,8 @@ export async function planExecutorWorkflow(input: PlanRunInput | PartitionedRunI
   // that waited for a worker, or whose first workflow tasks failed, took that long too.
   const startedAt = info.startTime.toISOString();
   const payload = input.plan.payload;
-  const run = new PlanRun(payload, input.inputs ?? {}, { id: info.firstExecutionRunId, workflow_id: info.workflowId });
+  // A resumed run keeps the id of the run it resumes: its calls are that request's, sent again.
+  const run = new PlanRun(payload, input.inputs ?? {}, { id: input.resume?.run_ref_id ?? info.firstExecutionRunId, workflow_id: info.workflowId });
   let runState: RunState = 'running';
   let runError: NodeError | undefined;
   let finishedAt: string | undefined;

@@ -136,6 +136,12 @@ export interface ResumeFrom {
   run_id: string;
   /** Node id → the output (and attempts) it had in the old run. */
   reused: Record<string, { output: unknown; attempts: number }>;
+  /**
+   * The old run's `{{run.id}}` (its first execution's id, or for a resumed run the one it kept),
+   * which the resumed run keeps: a call the old run may have made before it failed is sent again
+   * under the same request id or idempotency key, not a new one. Absent in runs resumed before it.
+   */
+  run_ref_id?: string;
 }
 
 /**

@@ -133,7 +133,9 @@ export function createRunNodeReader(deps: { client: Client; viewer: Pick<RunView
           const s = statuses.get(pred);
           if (s) nodes[pred] = { state: s.state, output: s.output };
         }
-        const scope: RefScope = { inputs, nodes, run: { id: firstRunId, workflow_id: workflowId } };
+        // What `{{run.id}}` resolved to: a resumed run keeps the id of the run it resumes.
+        const runRefId = (!isPartitionedRun(input) && input.resume?.run_ref_id) || firstRunId;
+        const scope: RefScope = { inputs, nodes, run: { id: runRefId, workflow_id: workflowId } };
         resolved = resolveTemplates(node.params, scope, index.nodeIds) as Record<string, unknown>;
       }
       return {

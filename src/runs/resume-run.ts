@@ -42,15 +42,16 @@ export interface ResumerDeps {
 const refuse = (workflowId: string, reason: string, message: string, extra: Record<string, unknown> = {}) =>
   new DomainError('conflict', message, { workflow_id: workflowId, reason, ...extra });
 
-/** The executor input the old run was started with (its first history event). */
-async function startInput(client: Client, workflowId: string, runId: string): Promise<PlanRunInput | PartitionedRunInput> {
+/** The executor input the old run was started with (its first history event), and its first execution's id. */
+async function startInput(client: Client, workflowId: string, runId: string): Promise<{ input: PlanRunInput | PartitionedRunInput; firstRunId: string }> {
   const history = await client.workflowService.getWorkflowExecutionHistory({
     namespace: client.options.namespace,
     execution: { workflowId, runId },
     maximumPageSize: 1,
   });
-  const payloads = history.history?.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads;
-  return fromPayloadsAtIndex<PlanRunInput | PartitionedRunInput>(client.options.loadedDataConverter.payloadConverter, 0, payloads);
+  const started = history.history?.events?.[0]?.workflowExecutionStartedEventAttributes;
+  const input = fromPayloadsAtIndex<PlanRunInput | PartitionedRunInput>(client.options.loadedDataConverter.payloadConverter, 0, started?.input?.payloads);
+  return { input, firstRunId: started?.firstExecutionRunId || runId };
 }
 
 export function createResumer(deps: ResumerDeps) {
@@ -63,7 +64,7 @@ export function createResumer(deps: ResumerDeps) {
       if (state === 'running') throw refuse(workflowId, 'still_running', `run ${workflowId} is still running: cancel it or wait for it to end before resuming`, { state });
       if (state === 'succeeded') throw refuse(workflowId, 'succeeded', `run ${workflowId} succeeded: there is nothing to resume`, { state });
       const handle = deps.client.workflow.getHandle(workflowId, description.runId);
-      const input = await startInput(deps.client, workflowId, description.runId);
+      const { input, firstRunId } = await startInput(deps.client, workflowId, description.runId);
       // Its earlier partitions' outputs were dropped once no later node read them: nothing to reuse them from.
       if (isPartitionedRun(input)) {
         throw refuse(workflowId, 'partitioned', `run ${workflowId} ran partitioned (${input.partitioned.node_count} nodes): a partitioned run cannot be resumed; start a new run of plan ${input.partitioned.plan_record_id}`, { state, plan_id: input.partitioned.plan_record_id });
@@ -103,7 +104,7 @@ export function createResumer(deps: ResumerDeps) {
         taskDescriptor: input.task_descriptor,
         knownOps: deps.knownOps,
         inputLimitBytes: deps.config.RUN_INPUT_LIMIT_BYTES,
-        resume: { workflow_id: workflowId, run_id: description.runId, reused: split.reused },
+        resume: { workflow_id: workflowId, run_id: description.runId, reused: split.reused, run_ref_id: input.resume?.run_ref_id ?? firstRunId },
         memo: { resumed_from: workflowId },
       });
       return {

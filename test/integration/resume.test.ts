@@ -40,7 +40,8 @@ async function start(spec: PlanSpec) {
   const plan = await storePlan(ctx.services.records, { intent: uid('resume plan'), ...spec });
   const response = await ctx.call('POST', '/v1/intents', { task_descriptor: 'run it', inputs: { word: 'hi' }, plan_id: plan.id }, key);
   expect(response.statusCode, response.body).toBe(202);
-  return { plan, workflowId: (response.json() as IntentResponse).workflow_id };
+  const started = response.json() as IntentResponse;
+  return { plan, workflowId: started.workflow_id, runId: started.run_id };
 }
 
 async function settled(workflowId: string): Promise<RunView> {
@@ -80,7 +81,7 @@ function repairablePlan(name: string): { spec: PlanSpec; log: string; marker: st
         { ...logged('a'), params: { file: log, ms: 0 } },
         logged('b'),
         { id: 'gate', op: 'until_file', params: { file: marker, log } },
-        { id: 'd', op: 'echo', params: { from_b: '{{nodes.b.output.node}}', word: '{{inputs.word}}' } },
+        { id: 'd', op: 'echo', params: { from_b: '{{nodes.b.output.node}}', word: '{{inputs.word}}', key: '{{run.id}}' } },
         logged('e'),
         logged('f'),
       ],
@@ -99,7 +100,7 @@ function repairablePlan(name: string): { spec: PlanSpec; log: string; marker: st
 describe('resume', () => {
   it('reruns exactly the failed node and what depends on it, reusing the succeeded outputs', async () => {
     const { spec, log, marker } = repairablePlan(uid('repair'));
-    const { plan, workflowId: oldId } = await start(spec);
+    const { plan, workflowId: oldId, runId: oldRunId } = await start(spec);
     const old = await settled(oldId);
     expect(old.state).toBe('failed');
     expect(Object.fromEntries(old.result!.nodes.map((n) => [n.id, n.state]))).toEqual({ a: 'succeeded', b: 'succeeded', gate: 'failed', d: 'skipped', e: 'succeeded', f: 'succeeded' });
@@ -116,8 +117,10 @@ describe('resume', () => {
     const nodes = Object.fromEntries(resumed.result!.nodes.map((n) => [n.id, n]));
     for (const id of ['a', 'b', 'e', 'f']) expect(nodes[id]).toMatchObject({ state: 'succeeded', reused_from: oldId });
     for (const id of ['gate', 'd']) expect(nodes[id]!.reused_from).toBeUndefined();
-    // Reused outputs flow into the rerun nodes, and the old run's inputs are the new run's.
-    expect(nodes.d!.output).toMatchObject({ from_b: 'b', word: 'hi' });
+    // Reused outputs flow into the rerun nodes, and the old run's inputs are the new run's; so is
+    // its `{{run.id}}`, so a call the old run may have made goes again under the same key.
+    expect(nodes.d!.output).toMatchObject({ from_b: 'b', word: 'hi', key: oldRunId });
+    expect(body.run_id).not.toBe(oldRunId);
     expect(nodes.a!.output).toEqual(old.result!.nodes.find((n) => n.id === 'a')!.output);
     // Only the failed part ran again: one more execution of gate, none of a, b, e, f.
     expect(invocations(log)).toEqual({ a: 1, b: 1, gate: 2, e: 1, f: 1 });
