@@ -36,10 +36,28 @@ const GENERIC_EVENT_WORDS = new Set(
   ].flatMap((words) => words.split(' ')),
 );
 
+/** The words of an event kind or a note: `taskCompleted` → task, completed. */
+const wordsOf = (text: string) => text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+
 /** Whether an event kind is only generic words (`user_request`, `Tool-Call`, `taskCompleted`), or none. */
 function isGenericEvent(kind: string): boolean {
-  const words = kind.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
-  return words.every((word) => GENERIC_EVENT_WORDS.has(word));
+  return wordsOf(kind).every((word) => GENERIC_EVENT_WORDS.has(word));
+}
+
+/**
+ * Words of an event kind that report how a task went or what came back (`task_completed`,
+ * `request_failed`, `tool_result`): its summary ("done", "3 rows") is no statement of the task.
+ */
+const OUTCOME_WORDS = new Set('complete completed done finish finished end ended result results success succeeded failure failed error response reply output outcome observation status'.split(' '));
+
+/** Words that acknowledge rather than ask ("ok", "thanks"): a note made only of them and generic words states no task. */
+const ACKNOWLEDGEMENTS = new Set('ok okay thanks thank yes no sure great cool'.split(' '));
+
+/** Whether an event's summary states a task: it is not the report of an outcome, and it says more than "done". */
+function statesTask(event: EpisodicPayload['timeline'][number]): boolean {
+  const summary = event.summary?.trim();
+  if (!summary || wordsOf(event.event_kind).some((word) => OUTCOME_WORDS.has(word))) return false;
+  return wordsOf(summary).some((word) => !GENERIC_EVENT_WORDS.has(word) && !ACKNOWLEDGEMENTS.has(word));
 }
 
 /**
@@ -57,14 +75,14 @@ export function inferIntent(episode: Pick<EpisodicPayload, 'timeline' | 'tool_gr
 }
 
 /**
- * The task as stated: the first non-empty summary of a user/goal event, else the summary of the
- * event naming the task when it is a sentence (the event the intent is taken from:
- * `ticket_triage` "Triage ticket T-4411 …"), else undefined.
+ * The task as stated: the first summary of a user/goal event that states one (not the report of
+ * how it went: `task_completed` "done"), else the summary of the event naming the task when it is
+ * a sentence (the event the intent is taken from: `ticket_triage` "Triage ticket T-4411 …"), else
+ * undefined.
  */
 export function taskSummary(episode: Pick<EpisodicPayload, 'timeline'>): string | undefined {
   for (const event of episode.timeline) {
-    const summary = event.summary?.trim();
-    if (summary && TASK_EVENT.test(event.event_kind)) return summary.slice(0, 2000);
+    if (TASK_EVENT.test(event.event_kind) && statesTask(event)) return event.summary!.trim().slice(0, 2000);
   }
   // A sentence, not a note such as "step 1".
   const stated = episode.timeline.find((event) => !isGenericEvent(event.event_kind.trim()))?.summary?.trim() ?? '';

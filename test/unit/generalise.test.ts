@@ -65,6 +65,17 @@ describe('the agent’s words', () => {
     expect(plan.description).toBe('Triage support ticket T-4411 and post it to #support');
     expect(plan.examples).toEqual([plan.description]);
   });
+
+  it('never takes the report of how a task went, or a bare acknowledgement, for the task', () => {
+    const task = 'Triage support ticket T-4411 and post it to #support';
+    const reports: Array<[string, string]> = [['task_completed', 'done'], ['request_failed', 'upstream timed out after 30 s'], ['tool_result', '3 rows'], ['user_message', 'ok, thanks'], ['taskDone', 'finished']];
+    for (const [kind, summary] of reports) {
+      const timeline = [{ t: 1, event_kind: 'ticket_triage', summary: task }, { t: 2, event_kind: kind, summary }];
+      expect(taskSummary({ timeline }), kind).toBe(task);
+    }
+    // A request later in the timeline still states the task.
+    expect(taskSummary({ timeline: [{ t: 1, event_kind: 'task_completed', summary: 'done' }, { t: 2, event_kind: 'user_request', summary: 'restart billing' }] })).toBe('restart billing');
+  });
 });
 
 describe('inputs from the task text', () => {
