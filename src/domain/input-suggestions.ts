@@ -166,10 +166,10 @@ interface InputReading {
   anchors: Anchor[];
   /**
    * Reading a defaulted input: the words its examples followed in the phrasings (a word of the
-   * shape counts only after one of them: "from noreply@…" is not the `to` of "to team@…"), and
-   * its plain examples and enum values, which count where the task says one ("… to production").
+   * shape counts only after one of them: "from noreply@…" is not the `to` of "to team@…").
    */
   after?: Set<string>;
+  /** Its plain examples and enum values, which count where the task says one ("… to production", "… 75.25 EUR"). */
   words?: Set<string>;
   /** What its string examples are (sigil): a value of another such kind is never this input's ("to cfo@…" is no `#channel`). */
   sigils?: Set<string | undefined>;
@@ -214,9 +214,12 @@ export function inputReader(schema: Record<string, unknown>, phrasings: readonly
     if (which === 'defaulted') {
       const before = [...anchors.values()].flatMap((a) => a.before ?? []);
       if (before.length > 0) reading.after = new Set(before);
-      const enumValues = Array.isArray(property.enum) ? property.enum : [];
-      reading.words = new Set([...strings, ...enumValues].filter((v): v is string => typeof v === 'string' && !/\s/.test(v)).map((v) => v.toLowerCase()));
     }
+    // A plain example or enum value the task says is that value ("… amount 75.25 EUR", "… to
+    // production"); value-shaped ones are read by shape, where two in the task are a coin toss.
+    const enumValues = Array.isArray(property.enum) ? property.enum : [];
+    const plain = (v: unknown): v is string => typeof v === 'string' && !/\s/.test(v) && (which === 'defaulted' || !distinctive(valueShape(v)));
+    reading.words = new Set([...strings, ...enumValues].filter(plain).map((v) => v.toLowerCase()));
     inputs.push(reading);
   }
   return { inputs };

@@ -104,7 +104,8 @@ describe('inputs read off the task text', () => {
     it('reads an input named in the task beside its own name when no phrasing places it', () => {
       const rollout = schema({ deployment: { type: 'string', examples: ['checkout', 'payments'] }, max_surge: { type: 'integer', examples: [25, 50] } });
       const rolled = ['Roll out checkout with max surge 25'];
-      expect(suggestInputs(rollout, 'Start a rolling update of payments, max surge of 30 please', {}, rolled)).toEqual({ max_surge: 30 });
+      // `payments`, one of its examples, is the deployment where the task says it.
+      expect(suggestInputs(rollout, 'Start a rolling update of payments, max surge of 30 please', {}, rolled)).toEqual({ deployment: 'payments', max_surge: 30 });
       // In the unit the name gives, and only as its type takes it.
       const wait = schema({ timeout_s: { type: 'integer', examples: [600] } });
       expect(suggestInputs(wait, 'drain the node with a 20 minute timeout', {}, ['drain node-7'])).toEqual({ timeout_s: 1200 });
@@ -120,6 +121,17 @@ describe('inputs read off the task text', () => {
       // A value the caller gave another input is that input's.
       const two = schema({ replicas: { type: 'integer', examples: [3] }, max_surge: { type: 'integer', examples: [1] } });
       expect(suggestInputs(two, 'scale to replicas 4 with surge 4', { replicas: 4 }, ['scale'])).toEqual({});
+    });
+
+    it('reads a plain example or enum value where the task says it, when the phrasings do not place it', () => {
+      const refund = schema({ amount: { type: 'number', examples: [99] }, currency: { type: 'string', examples: ['USD'] } });
+      const stored = ['Refund order 560143 for customer C-4410, amount 99 USD'];
+      expect(suggestInputs(refund, 'Refund order 560144 for customer C-4410, amount 75.25 EUR', {}, stored)).toEqual({ amount: 75.25 });
+      const both = schema({ currency: { type: 'string', examples: ['USD', 'EUR'] } });
+      expect(suggestInputs(both, 'Refund order 560144, amount 75.25 EUR', {}, stored)).toEqual({ currency: 'EUR' });
+      expect(suggestInputs(both, 'Refund 75 EUR, not USD', {}, stored)).toEqual({});
+      const env = schema({ namespace: { type: 'string', enum: ['staging', 'production'] } });
+      expect(suggestInputs(env, 'Deploy build 6010 of search-api to production', {}, ['Deploy build 6003 of search-api'])).toEqual({ namespace: 'production' });
     });
 
     it('reads a name before a possessive as the name alone', () => {
