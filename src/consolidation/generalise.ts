@@ -111,9 +111,8 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
       const [mid, twinMid] = [mine.slice(start, mineEnd), theirs.slice(start, theirsEnd)];
       const shared = mine.slice(0, start) + mine.slice(mineEnd);
       const differsInWords = isProse(mine) && isProse(theirs) && shared.trim().length >= MIN_SHARED_TEXT;
-      if (mid && twinMid && (differsInWords || (shared && named(mid) && named(twinMid)))) {
-        return withMiddleInput(mine, start, mineEnd, twinMid, path);
-      }
+      if (mid && twinMid && differsInWords) return withMiddleInputs(mine, theirs, path);
+      if (mid && twinMid && shared && named(mid) && named(twinMid)) return withMiddleInput(mine, start, mineEnd, twinMid, path);
     }
     if (isScalar(mine)) {
       const values = observed(theirs);
@@ -140,6 +139,14 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
     const name = newInput(hint, [mine.slice(start, end), twinMid]);
     if (pattern) inputs.setPattern(name, pattern);
     return mine.slice(0, start) + inputRef(name) + mine.slice(end);
+  };
+
+  /** `mine` with each span where it differs from the twin's text an input (differingSpans), right to left. */
+  const withMiddleInputs = (mine: string, theirs: string, path: JsonPath) => {
+    const spans = differingSpans(mine, theirs);
+    const [[start, end, twinStart, twinEnd]] = spans as [[number, number, number, number]];
+    if (spans.length === 1 || spans.some(([s1, e1, s2, e2]) => s1 === e1 || s2 === e2)) return withMiddleInput(mine, start, end, theirs.slice(twinStart, twinEnd), path);
+    return spans.reduceRight((text, [s1, e1, s2, e2]) => withMiddleInput(text, s1, e1, theirs.slice(s2, e2), path), mine);
   };
 
   /** An input for a pair of differing values (the same pair anywhere is one input). */
@@ -219,6 +226,9 @@ function renameInput(value: unknown, from: string, to: string): unknown {
 }
 
 const WORD = /[\p{L}\p{N}_]/u;
+const DIGIT = /\p{N}/u;
+/** What joins the parts of one value: `2025-W18`, `1.3.0`, `20:30`. */
+const JOINER = /[-.:]/;
 /** Text with words (a message, a command line), as opposed to one value (a URL, an id, a path). */
 const isProse = (text: string) => /\S\s+\S/.test(text);
 /** Least text two differing texts must share for their middle alone to become an input. */
@@ -239,12 +249,69 @@ const templateSpans = (text: string) => [...text.matchAll(TEMPLATE)].map((m) => 
  * Where two different strings differ: [start, end in a, end in b] after their longest common
  * prefix and suffix, widened so that no template, word or number is cut at either edge.
  */
+/**
+ * Whether a cut at `at` falls inside a word or number, or through the joiner of a number and what
+ * follows (`2025-W18`, `1.3.0`, `20:30`): those are one value, which an input takes whole.
+ */
+const joinsNumber = (text: string, joiner: number) => JOINER.test(text[joiner] ?? '') && DIGIT.test(text[joiner - 1] ?? '') && WORD.test(text[joiner + 1] ?? '');
+const cuts = (text: string, at: number) => (WORD.test(text[at - 1] ?? '') && WORD.test(text[at] ?? '')) || joinsNumber(text, at) || joinsNumber(text, at - 1);
+
+/**
+ * Where two texts differ, as spans `[startA, endA, startB, endB]` left to right: one differing
+ * middle, split where the middles share a run of MIN_SHARED_TEXT+ characters not cut inside a
+ * value (`region='EMEA' AND week='2025-W18'` beside `…'APAC' AND week='2025-W19'` differs in the
+ * region and in the week, two values, not in one span from the first to the second).
+ */
+function differingSpans(a: string, b: string, depth = 0): Array<[number, number, number, number]> {
+  const [start, aEnd, bEnd] = differingMiddle(a, b);
+  const whole: Array<[number, number, number, number]> = [[start, aEnd, start, bEnd]];
+  const run = depth < MAX_SPLITS ? sharedRun(a, start, aEnd, b, start, bEnd) : undefined;
+  if (!run) return whole;
+  const [i, j, length] = run;
+  const left = a.slice(start, i) && b.slice(start, j) ? differingSpans(a.slice(0, i), b.slice(0, j), depth + 1) : [];
+  const right = a.slice(i + length, aEnd) && b.slice(j + length, bEnd) ? differingSpans(a.slice(i + length), b.slice(j + length), depth + 1) : [];
+  // An insertion on one side (nothing differs there on the other) is no value of its own.
+  if (left.length === 0 || right.length === 0) return whole;
+  const shift = (spans: typeof left, byA: number, byB: number) => spans.map(([s1, e1, s2, e2]): [number, number, number, number] => [s1 + byA, e1 + byA, s2 + byB, e2 + byB]);
+  return [...left, ...shift(right, i + length, j + length)];
+}
+
+/** Most differing spans one text is split into. */
+const MAX_SPLITS = 3;
+
+/**
+ * The longest run of characters the two middles share, at least MIN_SHARED_TEXT long once it no
+ * longer cuts a value at either end: `[startA, startB, length]` in the whole texts.
+ */
+function sharedRun(a: string, aFrom: number, aTo: number, b: string, bFrom: number, bTo: number): [number, number, number] | undefined {
+  if (aTo - aFrom > MAX_RUN_SEARCH || bTo - bFrom > MAX_RUN_SEARCH) return undefined;
+  let best: [number, number, number] | undefined;
+  let row = new Array<number>(bTo - bFrom + 1).fill(0);
+  for (let x = aFrom; x < aTo; x++) {
+    const next = new Array<number>(bTo - bFrom + 1).fill(0);
+    for (let y = bFrom; y < bTo; y++) {
+      if (a[x] !== b[y]) continue;
+      const length = row[y - bFrom]! + 1;
+      next[y - bFrom + 1] = length;
+      if (!best || length > best[2]) best = [x - length + 1, y - length + 1, length];
+    }
+    row = next;
+  }
+  if (!best) return undefined;
+  let [i, j, length] = best;
+  while (length > 0 && (cuts(a, i) || cuts(b, j))) [i, j, length] = [i + 1, j + 1, length - 1];
+  while (length > 0 && (cuts(a, i + length) || cuts(b, j + length))) length -= 1;
+  return length >= MIN_SHARED_TEXT ? [i, j, length] : undefined;
+}
+
+/** Longest middle searched for a shared run (the search is quadratic). */
+const MAX_RUN_SEARCH = 400;
+
 function differingMiddle(a: string, b: string): [number, number, number] {
   let start = 0;
   while (start < a.length && start < b.length && a[start] === b[start]) start++;
   let tail = 0;
   while (tail < a.length - start && tail < b.length - start && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
-  const cuts = (text: string, at: number) => WORD.test(text[at - 1] ?? '') && WORD.test(text[at] ?? '');
   for (let moved = true; moved; ) {
     moved = false;
     for (const text of [a, b]) {

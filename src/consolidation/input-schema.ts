@@ -196,13 +196,13 @@ const sameValueKey = (value: unknown) => JSON.stringify(typeof value === 'string
 
 /**
  * What an input standing for part of a text is named after, and the text it takes: the key of a
- * `key=value` pair it is the value of (`?city=London` → `city`), the collection of a URL path it
+ * `key=value` pair it is the value of (`?city=London` → `city`, `week = '2025-W18'` → `week`), the collection of a URL path it
  * is the member of (`/repos/acme/api/issues` → `repo`, `/tickets/T-9` → `ticket`), the mailbox
  * of an e-mail address (`billing@…` in `to` → `to_mailbox`, never holding an `@` of its own, so
  * a whole address sent for it is refused rather than run as `a@b@…`), else the param's name.
  */
 export function middleHint(before: string, after: string, key: string): { hint: string; pattern?: string } {
-  const pair = /([A-Za-z_][\w-]*)=$/.exec(before);
+  const pair = /([A-Za-z_][\w-]*)\s*=\s*['"]?$/.exec(before);
   if (pair) return { hint: pair[1]! };
   const collection = /[^/]\/([A-Za-z][A-Za-z_-]*[A-Za-z])\/$/.exec(before)?.[1];
   if (collection && collection.length > 3 && /s$/i.test(collection) && !/ss$/i.test(collection)) return { hint: singular(collection) };

@@ -496,6 +496,27 @@ describe('anti-unification of texts', () => {
       outcome: 'success',
     });
 
+  it('makes each of several differing values in a text an input of its own, a number joined to what follows whole, named by its key', () => {
+    const sales = (region: string, week: string) =>
+      episodicPayloadSchema.parse({
+        kind: 'episodic',
+        timeline: [{ t: 1, event_kind: 'user_request', summary: 'Email the weekly sales report to finance' }],
+        tool_graph: [
+          { id: 'query', tool: 'sql', args: { sql: `SELECT sum(total) FROM sales WHERE region = '${region}' AND week = '${week}'` } },
+          { id: 'render', tool: 'noop', depends_on: ['query'] },
+          { id: 'mail', tool: 'noop', depends_on: ['render'] },
+        ],
+        outcome: 'success',
+      });
+    const plan = antiUnify(planFromEpisode(sales('EMEA', '2025-W18'), 'p', NOW), planFromEpisode(sales('APAC', '2025-W19'), 'p', NOW));
+    expect(plan.nodes[0]!.params).toEqual({ sql: "SELECT sum(total) FROM sales WHERE region = '{{inputs.region}}' AND week = '{{inputs.week}}'" });
+    expect(plan.inputs_schema).toMatchObject({ properties: { region: { examples: ['EMEA', 'APAC'] }, week: { examples: ['2025-W18', '2025-W19'] } } });
+    // One differing value is one input still, and a version is whole.
+    const one = antiUnify(planFromEpisode(sales('EMEA', 'v1.3.0'), 'p', NOW), planFromEpisode(sales('EMEA', 'v1.4.0'), 'p', NOW));
+    expect(one.nodes[0]!.params).toEqual({ sql: "SELECT sum(total) FROM sales WHERE region = 'EMEA' AND week = '{{inputs.week}}'" });
+    expect(one.inputs_schema).toMatchObject({ properties: { week: { examples: ['v1.3.0', 'v1.4.0'] } } });
+  });
+
   it('makes the part of two values their tasks name an input: the weather URL for London and for Paris', () => {
     const weather = (city: string) =>
       episodicPayloadSchema.parse({
