@@ -165,6 +165,10 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
    * differ in references alone keep the plan's.
    */
   const unifyStrings = (mine: string, theirs: string, path: JsonPath): string => {
+    // An input both texts read where they agree (`?branch={{inputs.branch}}` beside another
+    // project) pools the twin's examples, as in texts equal throughout.
+    const theirInputs = new Set(inputsIn(theirs));
+    for (const name of new Set(inputsIn(mine))) if (theirInputs.has(name)) pool(name, twinInputs.examples(name));
     const [start, mineEnd, theirsEnd] = differingMiddle(mine, theirs);
     const mid = mine.slice(start, mineEnd);
     const twinMid = theirs.slice(start, theirsEnd);
@@ -338,7 +342,24 @@ function differingMiddle(a: string, b: string): [number, number, number] {
       }
     }
   }
-  return [start, a.length - tail, b.length - tail];
+  return widenToQueryValue(a, b, start, tail);
+}
+
+/**
+ * A middle inside a URL query's value (`?project=acme-api&…` beside `acme-web`) widened to the
+ * whole value, which is one value whatever joins its parts; unless a template stands there.
+ */
+function widenToQueryValue(a: string, b: string, start: number, tail: number): [number, number, number] {
+  const keep: [number, number, number] = [start, a.length - tail, b.length - tail];
+  const equals = a.lastIndexOf('=', start - 1);
+  if (equals < 0 || !/[?&][^=&#?\s{}/]+$/.test(a.slice(0, equals)) || /[&#?\s{}]/.test(a.slice(equals + 1, start))) return keep;
+  const valueEnd = (text: string, from: number) => {
+    const end = text.slice(from).search(/[&#\s]/);
+    return end < 0 ? text.length : from + end;
+  };
+  const [aEnd, bEnd] = [valueEnd(a, a.length - tail), valueEnd(b, b.length - tail)];
+  if (a.length - aEnd !== b.length - bEnd || /[{}]/.test(a.slice(equals + 1, aEnd) + b.slice(equals + 1, bEnd))) return keep;
+  return [equals + 1, aEnd, bEnd];
 }
 
 /** Task phrasings of both, distinct, in order, at most MAX_PLAN_EXAMPLES; undefined when none. */

@@ -3,6 +3,7 @@
  * summary or its environment) become run inputs, whole or interpolated in a longer arg.
  */
 import { leadingAction } from '../domain/action-words';
+import { ENGLISH_STOP_WORDS } from '../domain/content-words';
 import type { EpisodicPayload, PlanGraphPayload } from '../domain/records';
 import { inputRef, InputSet, keyHint, middleHint } from './input-schema';
 import { isPlainObject, isTemplate, isTraceable, leaves, withLeaf, type JsonPath } from './json-leaves';
@@ -53,14 +54,24 @@ export function taskInputs(plan: PlanGraphPayload, episode: TaskShape): PlanGrap
   // Inside longer args: the value-shaped tokens the task states, and every value-shaped value or
   // capitalised name that became a whole input (ticket `4411` is in `…/refunds/4411/` too, city
   // `Paris` in "Paris: 12C"). A token of a whole input is that input, whatever its type; a new one
-  // is named by the task's word for it ("ticket T-4411"). A lowercase word of a whole input is
-  // taken only as a URL's query value (`?branch=main`).
+  // is named by the task's word for it ("ticket T-4411"). A lowercase word of a whole input, or
+  // one the task states, is taken only as a URL's query value (`?branch=main`).
   const wholeValues = new Map<string, string>();
   const queryWords = new Map<string, string>();
   for (const [key, name] of byValue) {
     const value = key.slice(key.indexOf(':') + 1);
     if (isInputToken(value) || (key.startsWith('string:') && isNameWord(value))) wholeValues.set(value, name);
     else if (key.startsWith('string:') && /^\p{L}{3,}$/u.test(value)) queryWords.set(value, inputRef(name));
+  }
+  // A plain word the task states that a URL's query gives as a value (`?branch=main` for "… on
+  // branch main") is an input too, named by its key.
+  for (const node of whole) {
+    for (const leaf of leaves(node.params)) {
+      if (typeof leaf.value !== 'string' || !leaf.value.includes('=')) continue;
+      for (const [, param, word] of leaf.value.matchAll(QUERY_WORD)) {
+        if (!queryWords.has(word!) && !ENGLISH_STOP_WORDS.has(word!.toLowerCase()) && stated(word!)) queryWords.set(word!, inputFor(word!, param!));
+      }
+    }
   }
   const interpolate = tokenInterpolator(new Set([...valueTokens(summaries), ...wholeValues.keys()]));
   const inQuery = queryValueInterpolator(queryWords);
@@ -71,6 +82,9 @@ export function taskInputs(plan: PlanGraphPayload, episode: TaskShape): PlanGrap
   );
   return byValue.size === 0 ? plan : { ...plan, nodes, inputs_schema: inputs.toSchema() };
 }
+
+/** A URL query's `key=value` whose value is a plain word: `?branch=main&…`. */
+const QUERY_WORD = /[?&]([A-Za-z_][\w-]*)=(\p{L}{3,})(?=[&#\s]|$)/gu;
 
 /** What a token inside a longer arg is named after when the task has no word for it: where it stands (middleHint). */
 function partHint(text: string, token: string, path: JsonPath): string {

@@ -517,6 +517,32 @@ describe('anti-unification of texts', () => {
     expect(one.inputs_schema).toMatchObject({ properties: { week: { examples: ['v1.3.0', 'v1.4.0'] } } });
   });
 
+  it('reads a word the task states as a URL query value, widens a middle inside a query value to the whole value, and pools inputs the texts share', () => {
+    const ci = (repo: string, slug: string, branch: string) =>
+      episodicPayloadSchema.parse({
+        kind: 'episodic',
+        timeline: [{ t: 1, event_kind: 'user_message', summary: `Run the CI tests for ${repo} on branch ${branch}` }],
+        tool_graph: [
+          { id: 'trigger', tool: 'http_post', args: { url: `https://ci.example/trigger?project=${slug}&branch=${branch}` }, result: { build: 88123 } },
+          { id: 'wait', tool: 'http_get', args: { url: 'https://ci.example/builds/88123' }, depends_on: ['trigger'], result: { status: 'passed' } },
+          { id: 'post', tool: 'chat_post', args: { text: `Tests for ${repo} on ${branch}: passed` }, depends_on: ['wait'] },
+        ],
+        outcome: 'success',
+      });
+    const first = planFromEpisode(ci('acme/api', 'acme-api', 'main'), 'p', NOW);
+    expect(first.nodes[0]!.params).toEqual({ url: 'https://ci.example/trigger?project=acme-api&branch={{inputs.branch}}' });
+    const plan = antiUnify(first, planFromEpisode(ci('acme/web', 'acme-web', 'develop'), 'p', NOW));
+    expect(plan.nodes.map((n) => n.params)).toEqual([
+      { url: 'https://ci.example/trigger?project={{inputs.project}}&branch={{inputs.branch}}' },
+      { url: 'https://ci.example/builds/{{nodes.trigger.output.build}}' },
+      { text: 'Tests for {{inputs.text}} on {{inputs.branch}}: {{nodes.wait.output.status}}' },
+    ]);
+    expect(plan.inputs_schema).toMatchObject({
+      properties: { branch: { examples: ['main', 'develop'] }, project: { examples: ['acme-api', 'acme-web'] }, text: { examples: ['acme/api', 'acme/web'] } },
+      required: ['branch', 'project', 'text'],
+    });
+  });
+
   it('makes the part of two values their tasks name an input: the weather URL for London and for Paris', () => {
     const weather = (city: string) =>
       episodicPayloadSchema.parse({
