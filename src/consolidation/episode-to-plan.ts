@@ -30,7 +30,7 @@ const GENERIC_EVENT_WORDS = new Set(
     // roles
     'user human assistant ai agent system model tool function',
     // turns of a conversation or a tool loop
-    'message msg turn input output response reply call use result event observation thought thinking reasoning action step',
+    'message msg turn input output response reply answer final call use result event observation thought thinking reasoning action step',
     // a task given, begun or ended, without saying which
     'request prompt query question instruction instructions goal task ask command intent new start started begin end done finish finished complete completed success failure failed error',
   ].flatMap((words) => words.split(' ')),
@@ -48,7 +48,7 @@ function isGenericEvent(kind: string): boolean {
  * Words of an event kind that report how a task went or what came back (`task_completed`,
  * `request_failed`, `tool_result`): its summary ("done", "3 rows") is no statement of the task.
  */
-const OUTCOME_WORDS = new Set('complete completed done finish finished end ended result results success succeeded failure failed error response reply output outcome observation status'.split(' '));
+const OUTCOME_WORDS = new Set('complete completed done finish finished end ended final answer result results success succeeded failure failed error response reply output outcome observation status'.split(' '));
 
 /** Words that acknowledge rather than ask ("ok", "thanks"): a note made only of them and generic words states no task. */
 const ACKNOWLEDGEMENTS = new Set('ok okay thanks thank yes no sure great cool'.split(' '));

@@ -64,7 +64,7 @@ describe('episode → plan graph', () => {
     expect(inferIntent({ tool_graph: tools, timeline: kinds('User Message', 'assistant', 'tool-result', 'observation', 'message') })).toBe('fetch_page_summarize_text');
     expect(inferIntent({ tool_graph: [], timeline: kinds('user_message') })).toBe('unknown');
     // Markers of a task given or ended say that there was a task, not which: passed over too.
-    expect(inferIntent({ tool_graph: tools, timeline: kinds('user_request', 'task', 'newTask', 'Task-Completed', 'goal', 'prompt') })).toBe('fetch_page_summarize_text');
+    expect(inferIntent({ tool_graph: tools, timeline: kinds('user_request', 'task', 'newTask', 'Task-Completed', 'goal', 'prompt', 'final_answer') })).toBe('fetch_page_summarize_text');
     expect(inferIntent({ tool_graph: tools, timeline: kinds('user_request', 'rotate_tls_certificates', 'done') })).toBe('rotate_tls_certificates');
     expect(inferIntent({ tool_graph: tools, timeline: kinds('***', 'deploy_request') })).toBe('deploy_request');
     // Task-like kinds that merely contain a role word still name the plan.

@@ -68,7 +68,7 @@ describe('the agent’s words', () => {
 
   it('never takes the report of how a task went, or a bare acknowledgement, for the task', () => {
     const task = 'Triage support ticket T-4411 and post it to #support';
-    const reports: Array<[string, string]> = [['task_completed', 'done'], ['request_failed', 'upstream timed out after 30 s'], ['tool_result', '3 rows'], ['user_message', 'ok, thanks'], ['taskDone', 'finished']];
+    const reports: Array<[string, string]> = [['task_completed', 'done'], ['request_failed', 'upstream timed out after 30 s'], ['tool_result', '3 rows'], ['user_message', 'ok, thanks'], ['taskDone', 'finished'], ['final_answer', 'The report was sent to finance']];
     for (const [kind, summary] of reports) {
       const timeline = [{ t: 1, event_kind: 'ticket_triage', summary: task }, { t: 2, event_kind: kind, summary }];
       expect(taskSummary({ timeline }), kind).toBe(task);
