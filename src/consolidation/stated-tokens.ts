@@ -101,15 +101,17 @@ export function valueTokens(text: string): string[] {
 
 /**
  * The word a text names a value with: the one before it ("ticket T-4411", "service: shipping-api"),
- * or else the one after it ("the 2xv99s desk"), when it says more than "for", "to" or "the".
+ * or else the one after it ("the 2xv99s desk"), when it says more than "for", "to" or "the" and
+ * is no value itself (`isValue`).
  */
-export function wordFor(text: string, value: string): string | undefined {
+export function wordFor(text: string, value: string, isValue: (word: string) => boolean = () => false): string | undefined {
   const at = firstAlone(text, value);
   if (at < 0) return undefined;
-  // Particles and pronouns name nothing: "roll out shipping-api-v2" does not call it `out`.
+  // Particles and pronouns name nothing: "roll out shipping-api-v2" does not call it `out`; nor
+  // does another value ("ship payments v2.3.0" does not call the version `payments`).
   const telling = (word: string | undefined) => {
     const lower = word?.toLowerCase();
-    return lower && !WEAK_NEIGHBOURS.has(lower) && !ENGLISH_STOP_WORDS.has(lower) ? lower : undefined;
+    return lower && !WEAK_NEIGHBOURS.has(lower) && !ENGLISH_STOP_WORDS.has(lower) && !isValue(word!) ? lower : undefined;
   };
   const before = /(\p{L}{3,})[\s:=#]*$/u.exec(text.slice(Math.max(0, at - 60), at))?.[1];
   const after = /^\s+(\p{L}{3,})(?![\p{L}\p{N}_-])/u.exec(text.slice(at + value.length, at + value.length + 60))?.[1];

@@ -7,7 +7,7 @@ import { ENGLISH_STOP_WORDS } from '../domain/content-words';
 import type { EpisodicPayload, PlanGraphPayload } from '../domain/records';
 import { inputRef, InputSet, keyHint, middleHint } from './input-schema';
 import { isPlainObject, isTemplate, isTraceable, leaves, withLeaf, type JsonPath } from './json-leaves';
-import { isInputToken, isNameWord, queryValueInterpolator, statedIn, tokenInterpolator, valueTokens, wordFor } from './stated-tokens';
+import { firstAlone, isInputToken, isNameWord, queryValueInterpolator, statedIn, tokenInterpolator, valueTokens, wordFor } from './stated-tokens';
 
 type Params = Record<string, unknown>;
 type TaskShape = Pick<EpisodicPayload, 'timeline' | 'environment' | 'tool_graph'>;
@@ -74,10 +74,13 @@ export function taskInputs(plan: PlanGraphPayload, episode: TaskShape): PlanGrap
     }
   }
   const interpolate = tokenInterpolator(new Set([...valueTokens(summaries), ...wholeValues.keys()]));
+  // A word an arg holds is a value there ("ship payments v2.3.0" to the repo `acme/payments`), not the name of another.
+  const argTexts = plan.nodes.flatMap((node) => leaves(node.params).flatMap((leaf) => (typeof leaf.value === 'string' && !isTemplate(leaf.value) ? [leaf.value] : [])));
+  const isArgValue = (word: string) => argTexts.some((text) => firstAlone(text, word) >= 0);
   const inQuery = queryValueInterpolator(queryWords);
   const nodes = eachLeaf(whole, (value, path) =>
     typeof value === 'string'
-      ? inQuery(interpolate(value, (token) => (wholeValues.has(token) ? inputRef(wholeValues.get(token)!) : inputFor(token, wordFor(summaries, token) ?? partHint(value, token, path)))))
+      ? inQuery(interpolate(value, (token) => (wholeValues.has(token) ? inputRef(wholeValues.get(token)!) : inputFor(token, wordFor(summaries, token, isArgValue) ?? partHint(value, token, path)))))
       : value,
   );
   return byValue.size === 0 ? plan : { ...plan, nodes, inputs_schema: inputs.toSchema() };

@@ -141,6 +141,22 @@ describe('inputs from the task text', () => {
     });
   });
 
+  it('never names an input by another value before it ("ship payments v2.3.0" to the repo acme/payments)', () => {
+    const episode = episodicPayloadSchema.parse({
+      kind: 'episodic',
+      timeline: [{ t: 1, event_kind: 'user_request', summary: 'Ship payments v2.3.0 to ap-southeast-2' }],
+      tool_graph: [
+        { id: 'build', tool: 'ci_build', args: { repo: 'acme/payments', spec: 'build v2.3.0 of acme/payments' }, result: { image: 'img-77' } },
+        { id: 'deploy', tool: 'deploy', args: { image: 'img-77', region: 'ap-southeast-2' }, depends_on: ['build'] },
+        { id: 'tell', tool: 'chat', args: { text: 'Shipped payments v2.3.0' }, depends_on: ['deploy'] },
+      ],
+      outcome: 'success',
+    });
+    const plan = planFromEpisode(episode, 'p', NOW);
+    expect(plan.nodes[2]!.params).toEqual({ text: 'Shipped payments {{inputs.spec}}' });
+    expect(Object.keys((plan.inputs_schema as { properties: object }).properties).sort()).toEqual(['region', 'spec']);
+  });
+
   it('never names an input by a particle before its value ("roll out shipping-api-v2")', () => {
     const episode = episodicPayloadSchema.parse({
       kind: 'episodic',
