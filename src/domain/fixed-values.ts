@@ -2,7 +2,7 @@
  * Values a plan keeps fixed that the task asks to change. A plan's params hold constants (a
  * learned plan keeps the args its episodes agreed on); when the task names another value for one
  * of them, the plan would run with its own value instead of the one asked for, so it is not
- * auto-run. Three readings find such a value:
+ * auto-run. Four readings find such a value:
  * - where the plan's phrasings state the fixed value, the task's words standing there ("ask
  *   deploy service 900160 for …" against a plan learned as "ask deploy service 82 for …"), read as
  *   an input's overridden default is (input-disagreements.ts);
@@ -10,7 +10,9 @@
  *   report to eng-all@example.com" beside a fixed `to: team@example.com`, "as a PDF" beside
  *   `format: csv`); an address counts only named as where something goes, not mentioned in
  *   passing ("requested by bob@…");
- * - the word beside the fixed param's name ("in the staging namespace": keyed-values.ts).
+ * - the word beside the fixed param's name ("in the staging namespace": keyed-values.ts);
+ * - a value of the same joined shape as one inside a longer fixed param ("week 2025-W20" against a
+ *   query for `week = '2025-W18'`: embedded-values.ts).
  * Failing those, a period the plan's wording names where the task names another (worded-values.ts),
  * or an e-mail address the task sends to where the plan has none ("email it to cfo@corp.example"
  * against a plan posting to a chat channel).
@@ -21,6 +23,7 @@ import {
   phrasingWords,
   readInputs,
   scalarExamples,
+  valueShape,
   withoutValues,
   wordsOf,
   type Words,
@@ -31,7 +34,9 @@ import { keyedConflicts, keyWords } from './keyed-values';
 import { classLeadWords, PLACE_LEAD_WORDS, regionOfPlace } from './value-classes';
 import { namesAnyOf, namesValue, paramName, taskNames, valueKind, type FixedParam } from './value-kinds';
 import { planPhrasings } from './phrasing-template';
+import { TEMPLATE } from './refs';
 import { wordedConflicts } from './worded-values';
+import { embeddedConflicts } from './embedded-values';
 
 export { valueKind } from './value-kinds';
 
@@ -78,7 +83,7 @@ export function valueConflicts(plan: FixedValuePlan, task: string): ValueConflic
   const phrasings = [plan.intent, ...planPhrasings(plan)];
   if (phrasings.some((phrasing) => said(phrasing) === said(task))) return [];
   const words = wordsOf(task);
-  const found = fixed.length > 0 ? fixedConflicts(plan, fixed, task, words) : [];
+  const found = [...(fixed.length > 0 ? fixedConflicts(plan, fixed, task, words) : []), ...embeddedIn(plan, words)];
   if (found.length === 0) {
     // No param holds it, but the wording says which job the plan does: "the weekly sales report".
     const worded = wordedConflicts(phrasings, words, inputKinds(plan));
@@ -88,11 +93,20 @@ export function valueConflicts(plan: FixedValuePlan, task: string): ValueConflic
   return found.filter((c) => !seen.has(`${c.node}\u0000${c.param}`) && seen.add(`${c.node}\u0000${c.param}`)).slice(0, MAX_VALUE_CONFLICTS);
 }
 
-/** The three readings of fixed params (see the top of this file). */
+/** The readings of fixed params (see the top of this file). */
 function fixedConflicts(plan: FixedValuePlan, fixed: readonly FixedParam[], task: string, words: Words): ValueConflict[] {
   const read = readAllInputs(plan, words);
   const keyed = keyedConflicts(fixed, words, { own: ownWords(plan, fixed), read });
   return [...statedConflicts(plan, fixed, task), ...kindConflicts(plan, fixed, words, read), ...keyed.map((f) => ({ task: f.task, node: f.node, param: f.param, plan: String(f.value) }))];
+}
+
+/** Values inside longer params, their references aside (`… region = '{{inputs.region}}' AND week = '2025-W18'`): embedded-values.ts. */
+function embeddedIn(plan: FixedValuePlan, words: Words): ValueConflict[] {
+  const texts = plan.nodes.flatMap((node) =>
+    scalarLeaves(node.params, '').flatMap((leaf) => (typeof leaf.value === 'string' ? [{ node: node.id, param: leaf.path, value: leaf.value.replace(TEMPLATE, ' ') }] : [])),
+  );
+  const inputShapes = new Set(Object.values((plan.inputs_schema.properties ?? {}) as Record<string, { examples?: unknown }>).flatMap((p) => scalarExamples(p).map((e) => valueShape(String(e)))));
+  return embeddedConflicts(texts, words, readAllInputs(plan, words), inputShapes).map((f) => ({ task: f.task, node: f.node, param: f.param, plan: f.embedded }));
 }
 
 /** The kinds of value (valueKind) the plan's inputs have examples of. */

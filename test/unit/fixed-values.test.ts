@@ -61,6 +61,27 @@ describe('a value the plan keeps fixed', () => {
     expect(valueConflicts(byUrl, 'check https://status.example.com/payments and report')).toEqual([]);
   });
 
+  it('holds a task naming a value shaped as one inside a longer fixed param, unless the task names that one or an input takes the shape', () => {
+    const sales = {
+      intent: 'sales_report',
+      examples: ['Email the weekly sales report for EMEA to finance', 'Email the weekly sales report for APAC to finance'],
+      inputs_schema: { type: 'object', properties: { region: { type: 'string', examples: ['EMEA', 'APAC'] } }, required: ['region'] },
+      nodes: [
+        { id: 'query', params: { sql: "SELECT sum(total) FROM sales WHERE region = '{{inputs.region}}' AND week = '2025-W18'", url: 'https://bi.example/v1.2/run' } },
+        { id: 'mail', params: { to: 'finance', subject: 'Sales {{inputs.region}}' } },
+      ],
+    };
+    expect(valueConflicts(sales, 'Email the weekly sales report for APAC to finance for week 2025-W20')).toEqual([
+      { task: '2025-W20', node: 'query', param: 'sql', plan: '2025-W18' },
+    ]);
+    expect(valueConflicts(sales, 'Email the weekly sales report for APAC to finance for week 2025-W18')).toEqual([]);
+    expect(valueConflicts(sales, 'Email the weekly sales report for APAC to finance')).toEqual([]);
+    // Values of another shape, or in a URL, are not that value.
+    expect(valueConflicts(sales, 'Email the weekly sales report for APAC to finance, ticket INC-3071, api v1.3')).toEqual([]);
+    const weekly = { ...sales, inputs_schema: { ...sales.inputs_schema, properties: { ...sales.inputs_schema.properties, week: { type: 'string', examples: ['2025-W17'] } } } };
+    expect(valueConflicts(weekly, 'Email the weekly sales report for APAC to finance for week 2025-W20')).toEqual([]);
+  });
+
   it('never holds a plan with a string input that could take anything', () => {
     const open = { ...reportPlan, inputs_schema: { type: 'object', properties: { note: { type: 'string' } } } };
     expect(valueConflicts(open, 'restart the billing workers and report to eng-all@example.com')).toEqual([]);
