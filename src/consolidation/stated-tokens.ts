@@ -118,6 +118,17 @@ export function wordFor(text: string, value: string, isValue: (word: string) => 
   return telling(before) ?? telling(after);
 }
 
+/** Letters and digits only: what continues a strongly shaped value (`eu-west-1a` is another one, `k8s-eu-west-1-prod` holds it). */
+const ALNUM = /[\p{L}\p{N}]/u;
+
+/**
+ * What may not touch a token for it to stand on its own. A value of three or more parts with a
+ * digit (`eu-west-1`, `2025-11-03`, `v2.3.0`) is that value inside a name joined by `-` or `_`
+ * (`k8s-eu-west-1-prod`, `release-v2.3.0-2025-11-03`); anything plainer is not
+ * (`shipping-api-v2` is another service than `shipping-api`).
+ */
+const joinedTo = (token: string) => (/\d/.test(token) && (token.match(/[-.]/g) ?? []).length >= 2 ? ALNUM : JOINED);
+
 /**
  * Interpolates the tokens of `stated` into texts: each occurrence at value edges (the longest
  * token first) is replaced by `replace(token)`, never inside a `{{ }}` template. Scanned with
@@ -132,8 +143,9 @@ export function tokenInterpolator(stated: ReadonlySet<string>): (text: string, r
     // start the longest token wins, and a later match may not overlap an earlier one.
     const found: Array<{ at: number; token: string }> = [];
     for (const token of tokens) {
+      const joined = joinedTo(token);
       for (let at = segment.indexOf(token); at >= 0; at = segment.indexOf(token, at + 1)) {
-        if (!JOINED.test(segment[at - 1] ?? '') && !JOINED.test(segment[at + token.length] ?? '')) found.push({ at, token });
+        if (!joined.test(segment[at - 1] ?? '') && !joined.test(segment[at + token.length] ?? '')) found.push({ at, token });
       }
     }
     if (found.length === 0) return segment;
@@ -142,7 +154,7 @@ export function tokenInterpolator(stated: ReadonlySet<string>): (text: string, r
     let from = 0;
     for (const { at, token } of found) {
       if (at < from) continue;
-      out += segment.slice(from, at) + (aloneAt(segment, at, token) ? replace(token) : token);
+      out += segment.slice(from, at) + (aloneAt(segment, at, token, joinedTo(token)) ? replace(token) : token);
       from = at + token.length;
     }
     return out + segment.slice(from);

@@ -141,6 +141,26 @@ describe('inputs from the task text', () => {
     });
   });
 
+  it('finds a value of three or more parts with a digit inside a name joined by dashes; plainer values and longer values stay', () => {
+    const episode = episodicPayloadSchema.parse({
+      kind: 'episodic',
+      timeline: [{ t: 1, event_kind: 'user_request', summary: 'Ship shipping-api v3.0.1 to eu-west-1 on 2025-11-19' }],
+      tool_graph: [
+        { id: 'tag', tool: 'git_tag', args: { tag: 'release-v3.0.1-2025-11-19' }, result: { ok: true } },
+        { id: 'deploy', tool: 'deploy', args: { region: 'eu-west-1', cluster: 'k8s-eu-west-1-prod', az: 'eu-west-1a' }, depends_on: ['tag'] },
+        { id: 'tell', tool: 'chat', args: { text: 'Shipped shipping-api-v2 beside shipping-api' }, depends_on: ['deploy'] },
+      ],
+      outcome: 'success',
+    });
+    const plan = planFromEpisode(episode, 'p', NOW);
+    const input = /\{\{inputs\.\w+\}\}/.source;
+    expect(plan.nodes.map((n) => n.params)).toEqual([
+      { tag: expect.stringMatching(new RegExp(`^release-${input}-${input}$`)) },
+      { region: '{{inputs.region}}', cluster: 'k8s-{{inputs.region}}-prod', az: 'eu-west-1a' },
+      { text: expect.stringMatching(new RegExp(`^Shipped shipping-api-v2 beside ${input}$`)) },
+    ]);
+  });
+
   it('never names an input by another value before it ("ship payments v2.3.0" to the repo acme/payments)', () => {
     const episode = episodicPayloadSchema.parse({
       kind: 'episodic',
