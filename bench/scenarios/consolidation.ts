@@ -86,7 +86,7 @@ export const consolidation: Scenario = {
     '21.3 and 22.0 s with it, 19.2 and 18.7 s without it (on / off 1.11 and 1.18). Compiling a regular expression for each ' +
     'episode\'s stated tokens was most of a conversion (10,000 new episodes took 4.3 s to convert, 1.7 s once the tokens were ' +
     'found by indexOf); after that change 20.8 s with it, 19.8 s without it (on / off 1.05, ingest 14.8 s), where the code of ' +
-    'the stop before took 21.4 s with it and 21.9 s without it on the same machine; later 19.6 s with it and 17.8 s without it (on / off 1.10), and after the rest of the stop's changes, in the run above, 19.8 s with it and 20.1 s without it (on / off 0.99).',
+    'the stop before took 21.4 s with it and 21.9 s without it on the same machine; later 19.6 s with it and 17.8 s without it (on / off 1.10), and after the rest of the stop\'s changes, in the run above, 19.8 s with it and 20.1 s without it (on / off 0.99).',
   async run(env, log) {
     await emptyStore(env);
     const ingestOff = await ingest(env, 'bench_off', log);
