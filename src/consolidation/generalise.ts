@@ -250,10 +250,6 @@ const inputUses = (nodes: PlanGraphPayload['nodes'], name: string) =>
 const templateSpans = (text: string) => [...text.matchAll(TEMPLATE)].map((m) => [m.index, m.index + m[0].length] as const);
 
 /**
- * Where two different strings differ: [start, end in a, end in b] after their longest common
- * prefix and suffix, widened so that no template, word or number is cut at either edge.
- */
-/**
  * Whether a cut at `at` falls inside a word or number, or through the joiner of a number and what
  * follows (`2025-W18`, `1.3.0`, `20:30`): those are one value, which an input takes whole.
  */
@@ -311,6 +307,11 @@ function sharedRun(a: string, aFrom: number, aTo: number, b: string, bFrom: numb
 /** Longest middle searched for a shared run (the search is quadratic). */
 const MAX_RUN_SEARCH = 400;
 
+/**
+ * Where two different strings differ: [start, end in a, end in b] after their longest common
+ * prefix and suffix, widened so that no template, word or number is cut at either edge (`cuts`), and to
+ * the whole value of a URL query it lies in.
+ */
 function differingMiddle(a: string, b: string): [number, number, number] {
   let start = 0;
   while (start < a.length && start < b.length && a[start] === b[start]) start++;
