@@ -83,7 +83,8 @@ export function valueConflicts(plan: FixedValuePlan, task: string): ValueConflic
   const phrasings = [plan.intent, ...planPhrasings(plan)];
   if (phrasings.some((phrasing) => said(phrasing) === said(task))) return [];
   const words = wordsOf(task);
-  const found = [...(fixed.length > 0 ? fixedConflicts(plan, fixed, task, words) : []), ...embeddedIn(plan, words)];
+  const read = readAllInputs(plan, words);
+  const found = [...(fixed.length > 0 ? fixedConflicts(plan, fixed, task, words, read) : []), ...embeddedIn(plan, words, read)];
   if (found.length === 0) {
     // No param holds it, but the wording says which job the plan does: "the weekly sales report".
     const worded = wordedConflicts(phrasings, words, inputKinds(plan));
@@ -94,19 +95,18 @@ export function valueConflicts(plan: FixedValuePlan, task: string): ValueConflic
 }
 
 /** The readings of fixed params (see the top of this file). */
-function fixedConflicts(plan: FixedValuePlan, fixed: readonly FixedParam[], task: string, words: Words): ValueConflict[] {
-  const read = readAllInputs(plan, words);
+function fixedConflicts(plan: FixedValuePlan, fixed: readonly FixedParam[], task: string, words: Words, read: ReadonlyArray<string | number>): ValueConflict[] {
   const keyed = keyedConflicts(fixed, words, { own: ownWords(plan, fixed), read });
   return [...statedConflicts(plan, fixed, task), ...kindConflicts(plan, fixed, words, read), ...keyed.map((f) => ({ task: f.task, node: f.node, param: f.param, plan: String(f.value) }))];
 }
 
 /** Values inside longer params, their references aside (`… region = '{{inputs.region}}' AND week = '2025-W18'`): embedded-values.ts. */
-function embeddedIn(plan: FixedValuePlan, words: Words): ValueConflict[] {
+function embeddedIn(plan: FixedValuePlan, words: Words, read: ReadonlyArray<string | number>): ValueConflict[] {
   const texts = plan.nodes.flatMap((node) =>
     scalarLeaves(node.params, '').flatMap((leaf) => (typeof leaf.value === 'string' ? [{ node: node.id, param: leaf.path, value: leaf.value.replace(TEMPLATE, ' ') }] : [])),
   );
   const inputShapes = new Set(Object.values((plan.inputs_schema.properties ?? {}) as Record<string, { examples?: unknown }>).flatMap((p) => scalarExamples(p).map((e) => valueShape(String(e)))));
-  return embeddedConflicts(texts, words, readAllInputs(plan, words), inputShapes).map((f) => ({ task: f.task, node: f.node, param: f.param, plan: f.embedded }));
+  return embeddedConflicts(texts, words, read, inputShapes).map((f) => ({ task: f.task, node: f.node, param: f.param, plan: f.embedded }));
 }
 
 /** The kinds of value (valueKind) the plan's inputs have examples of. */
