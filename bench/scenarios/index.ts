@@ -6,6 +6,7 @@ import { eagerVsLevels } from './eager-vs-levels';
 import { horizontalWorkers } from './horizontal-workers';
 import { mapVsFan } from './map-vs-fan';
 import { interpretationOverhead } from './interpretation-overhead';
+import { learnedJobs } from './learned-jobs';
 import { learnedWording } from './learned-wording';
 import { metricsContention } from './metrics-contention';
 import { parallelEfficiency } from './parallel-efficiency';
@@ -25,6 +26,7 @@ export const SCENARIOS: readonly Scenario[] = [
   retrieval,
   selection,
   learnedWording,
+  learnedJobs,
   metricsContention,
   planSize,
   mapVsFan,

@@ -2,13 +2,13 @@
  * The pure half of competence consolidation (docs/consolidation.md): successful episodes grouped by tool
  * signature; a group of two or more makes (or reinforces) the skill `skill:<signature>`.
  */
-import { SENSITIVITIES, sensitivityRank, type CompetencePayload, type Sensitivity } from '../domain/records';
+import { CONSOLIDATED_TAG, SENSITIVITIES, sensitivityRank, type CompetencePayload, type Sensitivity } from '../domain/records';
 
 export const MIN_COMPETENCE_GROUP = 2;
 export const COMPETENCE_CONFIDENCE = 0.8;
 export const MIXED_SCOPE = 'consolidated:mixed-scope';
 export const REINFORCE_GAIN = 0.1;
-export const COMPETENCE_TAGS = ['consolidated', 'auto-competence'] as const;
+export const COMPETENCE_TAGS = [CONSOLIDATED_TAG, 'auto-competence'] as const;
 
 /** Sorted, trimmed tool names joined by '+' (a tool used twice appears twice); '' for no tools. */
 export function toolSignature(tools: readonly string[]): string {

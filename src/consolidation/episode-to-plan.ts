@@ -3,15 +3,16 @@
  * episode's tool graph becomes a plan graph and one counted execution of it.
  */
 import { validatePlanGraph, type PlanIssue } from '../domain/graph';
-import type { EpisodicPayload, PlanEdge, PlanGraphPayload, PlanNode } from '../domain/records';
+import { CONSOLIDATED_TAG, type EpisodicPayload, type PlanEdge, type PlanGraphPayload, type PlanNode } from '../domain/records';
 import { taskInputs } from './task-inputs';
 import { traceDataFlow } from './provenance';
 import { runScopedTokens } from './run-tokens';
+import { jobName } from './job-words';
 
 /** Fewest tool nodes an episode needs to become a plan: single calls and pairs are not worth one. */
 export const MIN_TOOL_NODES = 3;
 export const PLAN_CONFIDENCE = 0.7;
-export const PLAN_TAGS = ['consolidated', 'auto-plangraph'] as const;
+export const PLAN_TAGS = [CONSOLIDATED_TAG, 'auto-plangraph'] as const;
 export const UNKNOWN_INTENT = 'unknown';
 
 type EpisodeShape = Pick<EpisodicPayload, 'timeline' | 'tool_graph' | 'outcome' | 'environment'>;
@@ -60,18 +61,18 @@ function statesTask(event: EpisodicPayload['timeline'][number]): boolean {
   return wordsOf(summary).some((word) => !GENERIC_EVENT_WORDS.has(word) && !ACKNOWLEDGEMENTS.has(word));
 }
 
+/** The first `event_kind` of the timeline that names the task (not a role, a chat turn or a task marker), if one. */
+export function eventIntent(episode: Pick<EpisodicPayload, 'timeline'>): string | undefined {
+  return episode.timeline.map((event) => event.event_kind.trim()).find((kind) => !isGenericEvent(kind));
+}
+
 /**
- * The plan's name: the first `event_kind` of the timeline that names the task (not a role, a
- * chat turn or a task marker), else the episode's tools in order (`fetch_page_summarize_text`),
- * else "unknown". Twins share their tools, so either way they share the name their structure key hashes.
+ * The plan's name when its task is not at hand: the event kind naming the task, else the
+ * episode's tools in order (`fetch_page_summarize_text`), else "unknown".
  */
 export function inferIntent(episode: Pick<EpisodicPayload, 'timeline' | 'tool_graph'>): string {
-  for (const event of episode.timeline) {
-    const kind = event.event_kind.trim();
-    if (!isGenericEvent(kind)) return kind;
-  }
   const tools = [...new Set(episode.tool_graph.map((t) => t.tool.trim()).filter(Boolean))];
-  return tools.length > 0 ? tools.join('_').slice(0, 200) : UNKNOWN_INTENT;
+  return eventIntent(episode) ?? (tools.length > 0 ? tools.join('_').slice(0, 200) : UNKNOWN_INTENT);
 }
 
 /**
@@ -161,7 +162,10 @@ export function planFromEpisode(episode: EpisodeShape, planId: string, now: stri
     edges,
     metrics: { execution_count: 1, failure_rate: sample.failures, avg_latency_ms: sample.latency_ms ?? 0, last_executed_at: now },
   };
-  return generalise ? runScopedTokens(taskInputs(plan, episode)) : plan;
+  const learned = generalise ? runScopedTokens(taskInputs(plan, episode)) : plan;
+  // An agent that never names its task by an event kind gets a name from the task's own words.
+  const named = task && !eventIntent(episode) ? jobName(task, learned) : undefined;
+  return named ? { ...learned, intent: named } : learned;
 }
 
 /**

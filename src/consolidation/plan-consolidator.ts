@@ -11,14 +11,16 @@ import type { Db } from '../db/client';
 import type { Queryable } from '../store/records';
 import type { Embedder } from '../embeddings/embedder';
 import { sensitivityRank, type EpisodicPayload, type PlanGraphPayload, type Sensitivity } from '../domain/records';
-import { structureKey } from '../domain/structure';
+import { shapeKey, structureKey } from '../domain/structure';
 import { antiUnify, generalisationKey, mergeExamples } from './generalise';
 import { CONSOLIDATION_ACTOR, reviseLearnedPlans, type PlanRevision } from './plan-revision';
 import { ACCUMULATE_PLAN_STATS } from '../store/plan-runs';
 import { embeddingText } from '../store/records';
 import {
   convertedPlanIssues,
+  eventIntent,
   executionSample,
+  inferIntent,
   MIN_TOOL_NODES,
   planFromEpisode,
   PLAN_CONFIDENCE,
@@ -26,6 +28,7 @@ import {
   type ExecutionSample,
 } from './episode-to-plan';
 import type { EpisodeCursor, PlanPageInput, PlanPageResult } from './result';
+import { assignJobs, envelopeOf, jobPlans } from './job-pools';
 
 export { CONSOLIDATION_ACTOR };
 
@@ -67,13 +70,6 @@ interface PlanRef {
   id: string;
   envelope: string;
 }
-
-/**
- * Who may see a record. An episode joins only a plan it shares this with: its task phrasing and
- * values become the plan's examples, so a hyper or scoped episode must never feed a low or
- * unscoped plan. Twins of another envelope stay unconsolidated (counted as skipped).
- */
-const envelopeOf = (r: { sensitivity: string; scope: string }) => `${r.sensitivity}\u0000${r.scope}`;
 
 /**
  * One plan standing for twins first seen together: generalised, their anti-unification;
@@ -130,6 +126,7 @@ export function createPlanConsolidator(deps: { db: Db; embedder?: Embedder; gene
         payload: plan,
         label: plan.intent,
         structure_key: c.key,
+        shape_key: shapeKey(plan),
         embedding: embeddings[i] ? JSON.stringify(embeddings[i]) : null,
         embedder: embeddings[i] ? embedder!.name : null,
       };
@@ -151,14 +148,16 @@ export function createPlanConsolidator(deps: { db: Db; embedder?: Embedder; gene
       const result: PlanPageResult = { scanned: rows.length, eligible, created: 0, linked: 0, skipped: eligible, invalid: 0, revised: 0, next };
 
       const now = new Date().toISOString();
-      const groups = new Map<string, Candidate[]>();
+      const converted: Array<{ row: PageRow & { payload: EpisodicPayload }; plan: PlanGraphPayload }> = [];
       for (const row of rows) {
         if (!row.payload) continue;
         const plan = planFromEpisode(row.payload, row.id, now, { generalise });
-        if (convertedPlanIssues(plan).length > 0) {
-          result.invalid += 1;
-          continue;
-        }
+        if (convertedPlanIssues(plan).length > 0) result.invalid += 1;
+        else converted.push({ row: { ...row, payload: row.payload }, plan });
+      }
+      await joinTaskNamedJobs(db, converted);
+      const groups = new Map<string, Candidate[]>();
+      for (const { row, plan } of converted) {
         const key = structureKey(plan);
         const candidate = { episode_id: row.id, sensitivity: row.sensitivity, scope: row.scope, plan, key, sample: executionSample(row.payload) };
         groups.set(key, [...(groups.get(key) ?? []), candidate]);
@@ -177,11 +176,11 @@ export function createPlanConsolidator(deps: { db: Db; embedder?: Embedder; gene
         const sorted = [...fresh].sort((a, b) => (a.structure_key < b.structure_key ? -1 : 1));
         const inserted = sorted.length === 0 ? [] : (
           await tx.execute<{ id: string; structure_key: string; sensitivity: string; scope: string }>(sql`
-            INSERT INTO memory_records (id, type, sensitivity, sensitivity_rank, confidence, scope, tags, payload, label, structure_key, embedding, embedder)
+            INSERT INTO memory_records (id, type, sensitivity, sensitivity_rank, confidence, scope, tags, payload, label, structure_key, shape_key, embedding, embedder)
             SELECT x.id, 'plan_graph', x.sensitivity, x.sensitivity_rank, ${PLAN_CONFIDENCE}, x.scope, ${sql.param([...PLAN_TAGS])}::text[],
-                   x.payload, x.label, x.structure_key, x.embedding::vector, x.embedder
+                   x.payload, x.label, x.structure_key, x.shape_key, x.embedding::vector, x.embedder
               FROM jsonb_to_recordset(${JSON.stringify(sorted)}::jsonb) AS x(id uuid, sensitivity text, sensitivity_rank smallint,
-                   scope text, payload jsonb, label text, structure_key text, embedding text, embedder text)
+                   scope text, payload jsonb, label text, structure_key text, shape_key text, embedding text, embedder text)
              ORDER BY x.structure_key
             ON CONFLICT (structure_key) WHERE ${ACTIVE_PLAN} DO NOTHING
             RETURNING id, structure_key, sensitivity, scope`)
@@ -277,6 +276,18 @@ function revisions(locked: readonly LockedPlan[], groups: Map<string, Candidate[
     const folded = foldTwins([plan.payload, ...twins], true);
     return generalisationKey(folded) === generalisationKey(plan.payload) ? [] : [{ id: plan.id, revision: plan.revision, payload: folded }];
   });
+}
+
+/**
+ * Renames in place the plans of episodes whose events never name their task to the job each
+ * joins (job-pools.ts); plans named by an event kind keep their name.
+ */
+async function joinTaskNamedJobs(q: Pick<Queryable, 'execute'>, converted: Array<{ row: PageRow & { payload: EpisodicPayload }; plan: PlanGraphPayload }>) {
+  const taskNamed = converted.filter(({ row }) => eventIntent(row.payload) === undefined);
+  if (taskNamed.length === 0) return;
+  const candidates = taskNamed.map(({ row, plan }) => ({ plan, envelope: envelopeOf(row), toolsIntent: inferIntent(row.payload) }));
+  const plans = assignJobs(candidates, await jobPlans(q, candidates));
+  taskNamed.forEach((entry, i) => (entry.plan = plans[i]!));
 }
 
 /** Active plans by structure key. */

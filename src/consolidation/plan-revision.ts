@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { PlanGraphPayload } from '../domain/records';
-import { structureKey } from '../domain/structure';
+import { shapeKey, structureKey } from '../domain/structure';
 import type { Embedder } from '../embeddings/embedder';
 import { embeddingText, type Queryable } from '../store/records';
 import { nextVersion } from '../store/revisions';
@@ -44,6 +44,7 @@ export async function reviseLearnedPlans(
       payload,
       label: payload.intent,
       structure_key: structureKey(payload),
+      shape_key: shapeKey(payload),
       embedding: embeddings[i] ? JSON.stringify(embeddings[i]) : null,
       embedder: embeddings[i] ? options.embedder!.name : null,
     };
@@ -51,7 +52,7 @@ export async function reviseLearnedPlans(
   const revised = await tx.execute<{ old_id: string; new_id: string }>(sql`
     WITH input AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-        AS x(old_id uuid, expected int, new_id uuid, payload jsonb, label text, structure_key text, embedding text, embedder text)
+        AS x(old_id uuid, expected int, new_id uuid, payload jsonb, label text, structure_key text, shape_key text, embedding text, embedder text)
     ), superseded AS (
       UPDATE memory_records r SET status = 'superseded', revision = r.revision + 1, updated_at = now()
         FROM input i
@@ -59,9 +60,9 @@ export async function reviseLearnedPlans(
       RETURNING r.id, r.revision, r.sensitivity, r.sensitivity_rank, r.confidence, r.salience, r.scope, r.tags, r.aliases
     ), created AS (
       -- The phrasings the plan learned still name what it does: the new revision keeps them.
-      INSERT INTO memory_records (id, type, sensitivity, sensitivity_rank, confidence, salience, scope, tags, aliases, payload, label, structure_key, embedding, embedder)
+      INSERT INTO memory_records (id, type, sensitivity, sensitivity_rank, confidence, salience, scope, tags, aliases, payload, label, structure_key, shape_key, embedding, embedder)
       SELECT i.new_id, 'plan_graph', s.sensitivity, s.sensitivity_rank, s.confidence, s.salience, s.scope, s.tags, s.aliases,
-             i.payload, i.label, i.structure_key, i.embedding::vector, i.embedder
+             i.payload, i.label, i.structure_key, i.shape_key, i.embedding::vector, i.embedder
         FROM input i JOIN superseded s ON s.id = i.old_id
        ORDER BY i.structure_key
       RETURNING id

@@ -8,7 +8,7 @@ import type { Db } from '../db/client';
 import type { EpisodicPayload, PlanGraphPayload } from '../domain/records';
 import { structureKey } from '../domain/structure';
 import type { Embedder } from '../embeddings/embedder';
-import { planFromEpisode } from './episode-to-plan';
+import { eventIntent, planFromEpisode } from './episode-to-plan';
 import { antiUnify } from './generalise';
 import { canonicalJson } from '../domain/canonical-json';
 import { reviseLearnedPlans } from './plan-revision';
@@ -30,14 +30,17 @@ const learnedContent = (p: PlanGraphPayload) => canonicalJson([p.intent, p.descr
 
 /**
  * The plan its episodes (oldest first) teach by the current rules: the first episode's plan,
- * folded with every episode of the same structure. Undefined without episodes.
+ * folded with every episode of the same structure. An episode named from its task's words joined
+ * the plan as doing its job (job-pools.ts), so its own name gives way to the first one's.
+ * Undefined without episodes.
  */
 export function relearn(stored: PlanGraphPayload, episodes: readonly EpisodicPayload[]): PlanGraphPayload | undefined {
-  const plans = episodes.map((e) => planFromEpisode(e, stored.plan_id, ''));
+  const plans = episodes.map((e) => ({ plan: planFromEpisode(e, stored.plan_id, ''), taskNamed: eventIntent(e) === undefined }));
   const [first, ...rest] = plans;
   if (!first) return undefined;
-  const key = structureKey(first);
-  const folded = rest.filter((p) => structureKey(p) === key).reduce(antiUnify, first);
+  const key = structureKey(first.plan);
+  const twins = rest.map(({ plan, taskNamed }) => (taskNamed ? { ...plan, intent: first.plan.intent } : plan));
+  const folded = twins.filter((p) => structureKey(p) === key).reduce(antiUnify, first.plan);
   return { ...folded, plan_id: stored.plan_id, version: stored.version, constraints: stored.constraints, metrics: stored.metrics };
 }
 

@@ -47,6 +47,8 @@ export const memoryRecords = pgTable(
     label: text('label'),
     /** Plan structure (intent, ops, edges) for structural dedup; null for other types. */
     structureKey: text('structure_key'),
+    /** Plan ops and edges without the intent: the plans an episode whose task has no event kind may join. */
+    shapeKey: text('shape_key'),
     embedding: vector('embedding', { dimensions: EMBEDDING_DIMENSIONS }),
     /** Name of the embedder that made `embedding`; retrieval compares only vectors of the query's embedder. */
     embedder: text('embedder'),
@@ -67,6 +69,9 @@ export const memoryRecords = pgTable(
     uniqueIndex('memory_records_active_structure_uq')
       .on(t.structureKey)
       .where(sql`type = 'plan_graph' AND status = 'active' AND structure_key IS NOT NULL`),
+    index('memory_records_active_shape_idx')
+      .on(t.shapeKey)
+      .where(sql`type = 'plan_graph' AND status = 'active' AND shape_key IS NOT NULL`),
     uniqueIndex('memory_records_skill_uq').on(t.label).where(sql`type = 'competence'`),
     index('memory_records_embedding_hnsw').using('hnsw', t.embedding.op('vector_cosine_ops')),
     index('memory_records_document_gin').using('gin', t.document),

@@ -18,3 +18,7 @@ export function contentWords(text: string): string[] {
   const words = documentWords(text).toLowerCase().split(' ');
   return [...new Set(words.filter((w) => w && !ENGLISH_STOP_WORDS.has(w)))];
 }
+
+/** Whether two words are one with another ending ("payments"/"payment", "deploy"/"deployment"): one starts the other, 5+ letters, and an ending of 4 at most. */
+export const sharesStem = (a: string, b: string) =>
+  a === b || (Math.min(a.length, b.length) >= 5 && Math.abs(a.length - b.length) <= 4 && (a.startsWith(b) || b.startsWith(a)));

@@ -4,7 +4,7 @@
  * uses `namespace: payments` would run there whatever the task said.
  */
 import { fillerOnly, type Words } from './input-suggestions';
-import { ENGLISH_STOP_WORDS } from './content-words';
+import { ENGLISH_STOP_WORDS, sharesStem } from './content-words';
 import { namesValue, paramName, taskNames, type FixedParam } from './value-kinds';
 
 /** Parts of a param's name too generic to name it in a task: `key_type` is named by "key", `retention_days` by "retention". */
@@ -26,9 +26,6 @@ export const keyWords = (param: string) =>
 /** Letters and digits only, for comparing `tier-2` with "tier 2" and "P2" with "p2". */
 const alnum = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 
-/** Whether two words are one with another ending ("payments"/"payment", "deploy"/"deployment"): one starts the other, 5+ letters, and an ending of 4 at most. */
-const sharesStem = (a: string, b: string) =>
-  a === b || (Math.min(a.length, b.length) >= 5 && Math.abs(a.length - b.length) <= 4 && (a.startsWith(b) || b.startsWith(a)));
 
 /** What the task's words say nothing of: the plan's own wording (`own`) and the values its inputs read (`read`). */
 export interface PlanWording {

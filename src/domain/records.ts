@@ -13,6 +13,9 @@ export { SENSITIVITIES, isSensitivity, sensitivityRank, type Sensitivity } from 
 export const sensitivitySchema = z.enum(SENSITIVITIES);
 
 export const MEMORY_TYPES = ['episodic', 'plan_graph', 'competence'] as const;
+
+/** The tag of every record consolidation learned (plans and competences). */
+export const CONSOLIDATED_TAG = 'consolidated';
 export const memoryTypeSchema = z.enum(MEMORY_TYPES);
 
 /** A record type with its article, for messages: "an episodic", "a plan_graph". */

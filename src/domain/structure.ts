@@ -1,6 +1,6 @@
 /**
  * Structural identity of a plan (docs/consolidation.md#structure-key-dedup dedup): same intent, same multiset of ops and the same
- * edges once node ids are mapped to canonical names. Params are ignored.
+ * edges once node ids are mapped to canonical names. Params are ignored. Its shape is the same without the intent.
  */
 import { createHash } from 'node:crypto';
 import type { PlanGraphPayload } from './records';
@@ -39,10 +39,25 @@ export function canonicalNames(plan: Pick<PlanGraphPayload, 'nodes' | 'edges'>):
   return names;
 }
 
-/** A stable hash of a plan's structure. */
-export function structureKey(plan: Pick<PlanGraphPayload, 'intent' | 'nodes' | 'edges'>): string {
+/** A plan's sorted ops and canonically named edges. */
+function opsAndEdges(plan: Pick<PlanGraphPayload, 'nodes' | 'edges'>): { ops: string[]; edges: string[] } {
   const names = canonicalNames(plan);
   const ops = plan.nodes.map((n) => n.op).sort();
   const edges = plan.edges.map((e) => `${names.get(e.from)}>${names.get(e.to)}:${e.kind}`).sort();
+  return { ops, edges };
+}
+
+/** A stable hash of a plan's structure. */
+export function structureKey(plan: Pick<PlanGraphPayload, 'intent' | 'nodes' | 'edges'>): string {
+  const { ops, edges } = opsAndEdges(plan);
   return hash(JSON.stringify({ intent: plan.intent, ops, edges }));
+}
+
+/**
+ * A stable hash of a plan's ops and edges alone, whatever its intent: the plans an episode of
+ * an agent that never names its task may join (docs/consolidation.md#one-plan-per-job).
+ */
+export function shapeKey(plan: Pick<PlanGraphPayload, 'nodes' | 'edges'>): string {
+  const { ops, edges } = opsAndEdges(plan);
+  return hash(JSON.stringify({ ops, edges }));
 }

@@ -8,6 +8,7 @@ import { memoryRecords } from '../db/schema';
 import type { Embedder } from '../embeddings/embedder';
 import { documentEmbeddingText, planDocument } from '../domain/plan-document';
 import {
+  CONSOLIDATED_TAG,
   sensitivityRank,
   type CompetencePayload,
   type EpisodicPayload,
@@ -18,7 +19,7 @@ import {
   type Relation,
   type Sensitivity,
 } from '../domain/records';
-import { structureKey } from '../domain/structure';
+import { shapeKey, structureKey } from '../domain/structure';
 import { appendAudit, auditTrail, insertRelations } from './record-log';
 
 /** A Db or an open transaction: anything that can run a query. */
@@ -136,6 +137,8 @@ export function recordValues(record: NewRecord) {
     payload,
     label: payload.kind === 'plan_graph' ? payload.intent : payload.kind === 'competence' ? payload.skill_name : null,
     structureKey: payload.kind === 'plan_graph' ? structureKey(payload) : null,
+    // Only learned plans are joined by the job of an episode (docs/consolidation.md#one-plan-per-job).
+    shapeKey: payload.kind === 'plan_graph' && record.tags?.includes(CONSOLIDATED_TAG) ? shapeKey(payload) : null,
     embedding: record.embedding ?? null,
     embedder: record.embedding ? (record.embedder ?? null) : null,
   };

@@ -1,0 +1,2 @@
+ALTER TABLE "memory_records" ADD COLUMN "shape_key" text;--> statement-breakpoint
+CREATE INDEX "memory_records_active_shape_idx" ON "memory_records" USING btree ("shape_key") WHERE type = 'plan_graph' AND status = 'active' AND shape_key IS NOT NULL;

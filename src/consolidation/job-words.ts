@@ -1,0 +1,162 @@
+/**
+ * The job a plan does, for agents whose events never name it (chat turns and tool calls:
+ * `user_message`, `tool_call`). Through generic tools (`http_request`, `bash`) a refund and a
+ * weather lookup can make the same three calls; they are two jobs, and one plan for both would
+ * make every arg they disagree on an input (docs/consolidation.md#one-plan-per-job). What tells
+ * them apart is what the calls say once the task's own values are left out: the same job makes
+ * the same requests and commands, another job other ones.
+ */
+import { leadingAction } from '../domain/action-words';
+import { contentWords, ENGLISH_STOP_WORDS } from '../domain/content-words';
+import { fillerOnly } from '../domain/input-suggestions';
+import { documentWords } from '../domain/plan-document';
+import type { PlanGraphPayload } from '../domain/records';
+import { canonicalNames } from '../domain/structure';
+
+/** What a plan does. */
+export interface Job {
+  /** Action classes its tasks lead with (`refund`, `read`); none when no verb is classed. */
+  actions: ReadonlySet<string>;
+  /** The words its tasks say: values and the like, left out of the calls' words when comparing. */
+  stated: ReadonlySet<string>;
+  /** The args of each call as `path=value` leaves, by the call's canonical name: the requests and commands it makes. */
+  calls: ReadonlyMap<string, readonly Leaf[]>;
+}
+
+/** One string or number an arg holds, at its path (`body.order`, `headers.0`). */
+interface Leaf {
+  path: string;
+  value: string;
+}
+
+/**
+ * Least mean share of the args two plans' calls hold alike for one job. Twins repeat their
+ * requests and commands but for the values (an agent's free-text notes differ too); another job
+ * calls other URLs and commands, however much boilerplate (`https`, the host) they share.
+ */
+export const SAME_CALLS = 0.6;
+
+/** Most words a job name is made of. */
+const NAME_WORDS = 3;
+
+/** Words that ask or greet rather than say what is asked ("please help me", "hi, could you"). */
+const ASKING = new Set('please kindly could would need needs want wants let lets help hi hello hey pls thank get make tell'.split(' '));
+
+/**
+ * The words an input's value is written with (`Paris`, `acme/api` → acme, api). A value of
+ * several words (`account of ana@example.com`) is a phrase of the task, not one value: its
+ * words still say what the task is.
+ */
+function valueWords(plan: Pick<PlanGraphPayload, 'inputs_schema'>): Set<string> {
+  const properties = (plan.inputs_schema as { properties?: Record<string, { examples?: unknown[]; default?: unknown }> }).properties ?? {};
+  const values = Object.values(properties).flatMap((p) => [...(Array.isArray(p?.examples) ? p.examples : []), p?.default]);
+  const single = (v: unknown) => (typeof v === 'string' && !/\s/.test(v.trim())) || typeof v === 'number';
+  return new Set(values.flatMap((v) => (single(v) ? contentWords(String(v)) : [])));
+}
+
+/** A task's words that say which job it is: content words that are no value, digit or filler, the leading verb left out. */
+function taskWords(task: string, values: ReadonlySet<string>, verb: string | undefined): string[] {
+  const verbWords = new Set(verb?.split(' ') ?? []);
+  return contentWords(task).filter(
+    (w) => w.length > 1 && !/\d/.test(w) && !values.has(w) && !ASKING.has(w) && !fillerOnly(w) && !verbWords.has(w),
+  );
+}
+
+/** The words of a call's args: string values at every depth, templates, digits and one-letter flags left out. */
+function argWords(value: unknown, out: Set<string>): Set<string> {
+  for (const leaf of leaves(value)) {
+    for (const word of documentWords(leaf.value).toLowerCase().split(' ')) if (word.length > 1 && !/\d/.test(word)) out.add(word);
+  }
+  return out;
+}
+
+/** The strings and numbers of an arg, at every depth, with their paths. */
+function leaves(value: unknown, path = '', out: Leaf[] = []): Leaf[] {
+  if (typeof value === 'string' || typeof value === 'number') out.push({ path, value: String(value) });
+  else if (Array.isArray(value)) value.forEach((item, i) => leaves(item, `${path}.${i}`, out));
+  else if (value && typeof value === 'object') for (const [key, item] of Object.entries(value)) leaves(item, `${path}.${key}`, out);
+  return out;
+}
+
+/** The job of a plan: the actions its examples (the tasks it was learned from) lead with, their words, and its calls' args. */
+export function jobOf(plan: Pick<PlanGraphPayload, 'examples' | 'nodes' | 'edges'>): Job {
+  const actions = new Set<string>();
+  const stated = new Set<string>();
+  for (const task of plan.examples ?? []) {
+    const action = leadingAction(task);
+    if (action && !action.negated) actions.add(action.action);
+    for (const word of contentWords(task)) stated.add(word);
+  }
+  const names = canonicalNames(plan);
+  const calls = new Map<string, Leaf[]>();
+  for (const node of plan.nodes) {
+    const name = names.get(node.id)!;
+    calls.set(name, leaves(node.params, '', calls.get(name) ?? []));
+  }
+  return { actions, stated, calls };
+}
+
+/**
+ * A name for the job one task states, `snake_case` like an event kind: its leading verb and first
+ * words (`refund_order`, `show_weather`); undefined when it says nothing but values. A word a call
+ * also says is most likely a value the calls use (`Deploy ledger to staging`, `-n staging`): it is
+ * passed over while the verb or another word can name the job.
+ */
+export function jobName(task: string, plan: Pick<PlanGraphPayload, 'inputs_schema' | 'nodes'>): string | undefined {
+  const action = leadingAction(task);
+  // A phrasal verb keeps its particle ("roll back"), not its asker ("show me").
+  const verb = action && !action.negated ? action.word.split(' ').filter((w) => !ENGLISH_STOP_WORDS.has(w)) : [];
+  const words = taskWords(task, valueWords(plan), action?.word);
+  const called = argWords(plan.nodes.map((n) => n.params), new Set());
+  const uncalled = words.filter((w) => !called.has(w));
+  const name = [...verb, ...(uncalled.length > 0 || verb.length > 0 ? uncalled : words)].slice(0, NAME_WORDS);
+  return name.length > 0 ? name.join('_') : undefined;
+}
+
+const TEMPLATE = /\{\{[^{}]*\}\}/g;
+
+/** A leaf as the job sees it: templates, numbers and the words either task states stand for any value. */
+function pattern(leaf: Leaf, stated: (word: string) => boolean): string {
+  const value = leaf.value.replace(TEMPLATE, '*').replace(/[\p{L}\p{N}]+/gu, (word) => (/\d/.test(word) || stated(word.toLowerCase()) ? '*' : word.toLowerCase()));
+  return `${leaf.path}=${value}`;
+}
+
+/** The share of two calls' leaves that are alike (as multisets); two calls without args are alike. */
+function alike(a: readonly Leaf[], b: readonly Leaf[], stated: (word: string) => boolean): number {
+  if (a.length + b.length === 0) return 1;
+  const left = new Map<string, number>();
+  for (const leaf of a) left.set(pattern(leaf, stated), (left.get(pattern(leaf, stated)) ?? 0) + 1);
+  let shared = 0;
+  for (const leaf of b) {
+    const key = pattern(leaf, stated);
+    const count = left.get(key) ?? 0;
+    if (count > 0) {
+      shared++;
+      left.set(key, count - 1);
+    }
+  }
+  return shared / (a.length + b.length - shared);
+}
+
+/**
+ * Whether two plans of the same shape do the same job: their calls hold the same args but for
+ * the values (a mean share alike of at least SAME_CALLS), and their tasks do not lead with
+ * different classed actions ("restart the workers" and "stop the workers" through one API whose
+ * `action` field the task states).
+ */
+export function sameJob(a: Job, b: Job): boolean {
+  if (a.actions.size > 0 && b.actions.size > 0 && ![...a.actions].some((action) => b.actions.has(action))) return false;
+  return callOverlap(a, b) >= SAME_CALLS;
+}
+
+/** The mean share of alike args of two plans' calls, call by canonical name: 1 when they differ only in their tasks' values. */
+export function callOverlap(a: Job, b: Job): number {
+  const stated = (word: string) => a.stated.has(word) || b.stated.has(word);
+  const names = [...new Set([...a.calls.keys(), ...b.calls.keys()])];
+  return names.reduce((sum, name) => sum + alike(a.calls.get(name) ?? [], b.calls.get(name) ?? [], stated), 0) / Math.max(names.length, 1);
+}
+
+/** The job of a plan a twin joined: its own calls, and the actions and words either states. */
+export function joinJobs(plan: Job, twin: Job): Job {
+  return { actions: new Set([...plan.actions, ...twin.actions]), stated: new Set([...plan.stated, ...twin.stated]), calls: plan.calls };
+}

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { callOverlap, jobName, jobOf, SAME_CALLS, sameJob } from '../../src/consolidation/job-words';
+import { assignJobs } from '../../src/consolidation/job-pools';
+import { planFromEpisode } from '../../src/consolidation/episode-to-plan';
+import { shapeKey } from '../../src/domain/structure';
+import type { EpisodicPayload, PlanGraphPayload } from '../../src/domain/records';
+
+/** A plan learned from one task whose input values are `values`. */
+const learned = (task: string, ...values: string[]) => ({
+  examples: [task],
+  nodes: [],
+  inputs_schema: { type: 'object', properties: Object.fromEntries(values.map((v, i) => [`input_${i}`, { type: 'string', examples: [v] }])) },
+});
+
+/** The job of a three-call chain learned from a task whose calls sent these args. */
+const job = (task: string, ...calls: Array<Record<string, unknown>>) =>
+  jobOf({
+    examples: [task],
+    nodes: calls.map((params, i) => ({ id: `n${i}`, op: 'bash', params, guards: {} })),
+    edges: calls.slice(1).map((_, i) => ({ from: `n${i}`, to: `n${i + 1}`, kind: 'control' as const })),
+  });
+const deploy = (service: string, env: string, note = 'done') =>
+  job(`Deploy ${service} to ${env}`, { cmd: `make build SERVICE=${service}` }, { cmd: `kubectl apply -f deploy/${service}.yaml -n ${env}` }, { cmd: `kubectl rollout status deploy/${service} -n ${env}`, note });
+const rollback = (service: string, env: string) =>
+  job(`Undo the last deploy of ${service} on ${env}`, { cmd: `kubectl rollout history deploy/${service} -n ${env}` }, { cmd: `kubectl rollout undo deploy/${service} -n ${env}` }, { cmd: `kubectl rollout status deploy/${service} -n ${env}`, note: 'done' });
+
+describe('job words', () => {
+  it('names a job from its task: the leading verb and first words, no values, digits or politeness', () => {
+    expect(jobName("What's the weather in Paris?", learned('', 'Paris'))).toBe('weather');
+    expect(jobName('Refund order 8812 for alice@example.com', learned('', '8812', 'alice@example.com'))).toBe('refund_order');
+    expect(jobName('Please roll back payments on staging', learned('', 'payments', 'staging'))).toBe('roll_back');
+    expect(jobName('Show me the refund status of order 77', learned('', '77'))).toBe('show_refund_status');
+    // A phrase the task was cut into is no value: its words still say what the task is.
+    expect(jobName('Find the account of ana@example.com', learned('', 'ana@example.com', 'account of ana@example.com'))).toBe('find_account');
+    expect(jobName('do it again for 42', learned('', '42'))).toBeUndefined();
+    // A word a call says too is a value the calls use, unless nothing else names the job.
+    const kubectl = (cmd: string) => ({ inputs_schema: {}, nodes: [{ id: 'a', op: 'bash', params: { cmd }, guards: {} }] });
+    expect(jobName('Deploy ledger to staging', kubectl('kubectl apply -f deploy/ledger.yaml -n staging'))).toBe('deploy');
+    expect(jobName('weather in Paris', kubectl('curl https://weather.example/?q=Paris'))).toBe('weather_paris');
+  });
+
+  it('tells jobs apart by what their calls say once the values the tasks state are left out', () => {
+    expect(callOverlap(deploy('payments', 'staging'), deploy('search', 'production', 'all set, see above'))).toBeGreaterThanOrEqual(SAME_CALLS);
+    expect(sameJob(deploy('payments', 'staging'), deploy('search', 'production'))).toBe(true);
+    expect(callOverlap(deploy('payments', 'staging'), rollback('payments', 'staging'))).toBeLessThan(SAME_CALLS);
+    expect(sameJob(deploy('payments', 'staging'), rollback('search', 'canary'))).toBe(false);
+    // Wholly other words for the same calls are the same job ("Is billing healthy?", "Check the status of billing").
+    const status = (task: string, service: string) => job(task, { url: `https://status.example/api/${service}` }, { url: 'https://metrics.example/uptime' }, { cmd: 'echo ok' });
+    expect(sameJob(status(`Is ${'billing'} healthy?`, 'billing'), status('Check the status of search', 'search'))).toBe(true);
+  });
+
+  it('never takes one call with another classed action for the same job', () => {
+    const workers = (verb: string) => job(`${verb} the billing workers`, { url: 'https://ops.example/workers/billing' }, { url: 'https://ops.example/workers', body: { action: verb.toLowerCase() } }, { cmd: 'echo ok' });
+    expect(callOverlap(workers('Restart'), workers('Stop'))).toBeGreaterThanOrEqual(SAME_CALLS);
+    expect(sameJob(workers('Restart'), workers('Stop'))).toBe(false);
+    expect(sameJob(workers('Restart'), workers('Bounce'))).toBe(true);
+  });
+});
+
+describe('job assignment', () => {
+  /** A chat-log episode of three generic calls: to `path` with the task's value, a fixed one, and an echo of the value. */
+  const episode = (task: string, value: string, path: string): EpisodicPayload =>
+    ({
+      kind: 'episodic',
+      timeline: [
+        { t: 0, event_kind: 'user_message', summary: task },
+        { t: 1, event_kind: 'tool_call' },
+      ],
+      tool_graph: [
+        { id: 'a', tool: 'http_request', args: { url: `https://api.example.com/${path}/${value}` }, depends_on: [] },
+        { id: 'b', tool: 'http_request', args: { url: `https://api.example.com/${path}/latest` }, depends_on: ['a'] },
+        { id: 'c', tool: 'bash', args: { cmd: `echo ${value}` }, depends_on: ['b'] },
+      ],
+      outcome: 'success',
+    }) as unknown as EpisodicPayload;
+  const plan = (task: string, value: string, path = 'forecast') => planFromEpisode(episode(task, value, path), 'p', '');
+  const candidate = (p: PlanGraphPayload, envelope = 'low\u0000') => ({ plan: p, envelope, toolsIntent: 'http_request_bash' });
+
+  it('names plans of chat-log episodes from their task, and twins doing one job take the first name', () => {
+    const weather = plan("What's the weather in Paris?", 'Paris');
+    const berlin = plan('Weather for Berlin tomorrow', 'Berlin');
+    const refund = plan('Refund order 8812 please', '8812', 'refunds');
+    expect([weather.intent, berlin.intent, refund.intent]).toEqual(['weather', 'weather_tomorrow', 'refund_order']);
+    const assigned = assignJobs([candidate(weather), candidate(refund), candidate(berlin)], new Map());
+    expect(assigned.map((p) => p.intent)).toEqual(['weather', 'refund_order', 'weather']);
+  });
+
+  it('joins a stored plan of the job, but never one another envelope may see', () => {
+    const berlin = plan('Weather for Berlin tomorrow', 'Berlin');
+    const stored = { intent: 'check_weather', envelope: 'low\u0000', job: jobOf(plan('Check the weather in Rome', 'Rome')) };
+    const pools = () => new Map([[shapeKey(berlin), [{ ...stored }]]]);
+    expect(assignJobs([candidate(berlin)], pools())[0]!.intent).toBe('check_weather');
+    expect(assignJobs([candidate(berlin, 'high\u0000')], pools())[0]!.intent).toBe('weather_tomorrow');
+    // The same words, other calls: another job.
+    const elsewhere = plan('Weather for Berlin tomorrow', 'Berlin', 'climate-archive');
+    expect(assignJobs([candidate(elsewhere)], pools())[0]!.intent).toBe('weather_tomorrow');
+  });
+});
