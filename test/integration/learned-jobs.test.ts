@@ -99,5 +99,12 @@ describe('one plan per job', () => {
     const [apart] = await plansOf([other!]);
     expect(apart!.payload).toMatchObject({ intent: 'refund_order' });
     expect(apart!.payload.plan_id).not.toBe(learned!.payload.plan_id);
+
+    // Re-learning names it from its oldest task again, its twin folded in (the city an input).
+    await ctx.withWorker(() => runConsolidationOnce(ctx.client, ctx.config, { pageSize: 50, regeneralize: true }));
+    const [relearned] = await plansOf([first!, twin!]);
+    expect(relearned).toMatchObject({ episodes: 2, payload: { plan_id: learned!.payload.plan_id, intent: 'check_weather', version: '2' } });
+    expect(relearned!.payload.nodes[0]!.params.url).toMatch(/\?q=\{\{inputs\.\w+\}\}$/);
+    expect([...relearned!.payload.examples!].sort()).toEqual(['Check the weather in Oslo', 'weather in Lima?']);
   });
 });
