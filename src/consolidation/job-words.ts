@@ -12,6 +12,7 @@ import { fillerOnly } from '../domain/input-suggestions';
 import { documentWords } from '../domain/plan-document';
 import type { PlanGraphPayload } from '../domain/records';
 import { canonicalNames } from '../domain/structure';
+import { leaves, type Leaf } from './json-leaves';
 
 /** What a plan does. */
 export interface Job {
@@ -19,14 +20,8 @@ export interface Job {
   actions: ReadonlySet<string>;
   /** The words its tasks say: values and the like, left out of the calls' words when comparing. */
   stated: ReadonlySet<string>;
-  /** The args of each call as `path=value` leaves, by the call's canonical name: the requests and commands it makes. */
+  /** The strings and numbers of each call's args with their paths, by the call's canonical name: the requests and commands it makes. */
   calls: ReadonlyMap<string, readonly Leaf[]>;
-}
-
-/** One string or number an arg holds, at its path (`body.order`, `headers.0`). */
-interface Leaf {
-  path: string;
-  value: string;
 }
 
 /**
@@ -65,16 +60,8 @@ function taskWords(task: string, values: ReadonlySet<string>, verb: string | und
 /** The words of a call's args: string values at every depth, templates, digits and one-letter flags left out. */
 function argWords(value: unknown, out: Set<string>): Set<string> {
   for (const leaf of leaves(value)) {
-    for (const word of documentWords(leaf.value).toLowerCase().split(' ')) if (word.length > 1 && !/\d/.test(word)) out.add(word);
+    for (const word of documentWords(String(leaf.value)).toLowerCase().split(' ')) if (word.length > 1 && !/\d/.test(word)) out.add(word);
   }
-  return out;
-}
-
-/** The strings and numbers of an arg, at every depth, with their paths. */
-function leaves(value: unknown, path = '', out: Leaf[] = []): Leaf[] {
-  if (typeof value === 'string' || typeof value === 'number') out.push({ path, value: String(value) });
-  else if (Array.isArray(value)) value.forEach((item, i) => leaves(item, `${path}.${i}`, out));
-  else if (value && typeof value === 'object') for (const [key, item] of Object.entries(value)) leaves(item, `${path}.${key}`, out);
   return out;
 }
 
@@ -91,7 +78,7 @@ export function jobOf(plan: Pick<PlanGraphPayload, 'examples' | 'nodes' | 'edges
   const calls = new Map<string, Leaf[]>();
   for (const node of plan.nodes) {
     const name = names.get(node.id)!;
-    calls.set(name, leaves(node.params, '', calls.get(name) ?? []));
+    calls.set(name, leaves(node.params, [], calls.get(name) ?? []));
   }
   return { actions, stated, calls };
 }
@@ -117,15 +104,15 @@ const TEMPLATE = /\{\{[^{}]*\}\}/g;
 
 /** A leaf as the job sees it: templates, numbers and the words either task states stand for any value. */
 function pattern(leaf: Leaf, stated: (word: string) => boolean): string {
-  const value = leaf.value.replace(TEMPLATE, '*').replace(/[\p{L}\p{N}]+/gu, (word) => (/\d/.test(word) || stated(word.toLowerCase()) ? '*' : word.toLowerCase()));
-  return `${leaf.path}=${value}`;
+  const value = String(leaf.value).replace(TEMPLATE, '*').replace(/[\p{L}\p{N}]+/gu, (word) => (/\d/.test(word) || stated(word.toLowerCase()) ? '*' : word.toLowerCase()));
+  return `${leaf.path.join('.')}=${value}`;
 }
 
 /** The share of two calls' leaves that are alike (as multisets); two calls without args are alike. */
 function alike(a: readonly Leaf[], b: readonly Leaf[], stated: (word: string) => boolean): number {
   if (a.length + b.length === 0) return 1;
   const left = new Map<string, number>();
-  for (const leaf of a) left.set(pattern(leaf, stated), (left.get(pattern(leaf, stated)) ?? 0) + 1);
+  for (const key of a.map((leaf) => pattern(leaf, stated))) left.set(key, (left.get(key) ?? 0) + 1);
   let shared = 0;
   for (const leaf of b) {
     const key = pattern(leaf, stated);
