@@ -48,9 +48,16 @@ export function taskInputs(plan: PlanGraphPayload, episode: TaskShape): PlanGrap
       }
       return params === node.params ? node : { ...node, params };
     });
+  // A word an arg holds is a value there ("ship payments v2.3.0" to the repo `acme/payments`), not the name of another.
+  const argTexts = plan.nodes.flatMap((node) => leaves(node.params).flatMap((leaf) => (typeof leaf.value === 'string' && !isTemplate(leaf.value) ? [leaf.value] : [])));
+  const isArgValue = (word: string) => argTexts.some((text) => firstAlone(text, word) >= 0);
   // Whole values first, so a value also stated inside a longer arg takes the whole arg's name.
   const wholeInput = (value: string | number) => (isTraceable(value) || (typeof value === 'string' && isInputToken(value))) && !isTemplate(value) && stated(value);
-  const whole = eachLeaf(plan.nodes, (value, path) => (wholeInput(value) ? inputFor(value, keyHint(path)) : value));
+  const wholeName = (value: string | number, path: JsonPath) => {
+    const key = keyHint(path);
+    return (GENERIC_KEYS.has(key.toLowerCase()) && wordFor(summaries, String(value), isArgValue)) || key;
+  };
+  const whole = eachLeaf(plan.nodes, (value, path) => (wholeInput(value) ? inputFor(value, wholeName(value, path)) : value));
   // Inside longer args: the value-shaped tokens the task states, and every value-shaped value or
   // capitalised name that became a whole input (ticket `4411` is in `…/refunds/4411/` too, city
   // `Paris` in "Paris: 12C"). A token of a whole input is that input, whatever its type; a new one
@@ -74,9 +81,6 @@ export function taskInputs(plan: PlanGraphPayload, episode: TaskShape): PlanGrap
     }
   }
   const interpolate = tokenInterpolator(new Set([...valueTokens(summaries), ...wholeValues.keys()]));
-  // A word an arg holds is a value there ("ship payments v2.3.0" to the repo `acme/payments`), not the name of another.
-  const argTexts = plan.nodes.flatMap((node) => leaves(node.params).flatMap((leaf) => (typeof leaf.value === 'string' && !isTemplate(leaf.value) ? [leaf.value] : [])));
-  const isArgValue = (word: string) => argTexts.some((text) => firstAlone(text, word) >= 0);
   const inQuery = queryValueInterpolator(queryWords);
   const nodes = eachLeaf(whole, (value, path) =>
     typeof value === 'string'
@@ -85,6 +89,12 @@ export function taskInputs(plan: PlanGraphPayload, episode: TaskShape): PlanGrap
   );
   return byValue.size === 0 ? plan : { ...plan, nodes, inputs_schema: inputs.toSchema() };
 }
+
+/**
+ * Arg keys that say only that a value is there (`q`, `key`, `text`, `body`): an input from one is
+ * named by the task's word for its value instead ("refund order 8812" → `order`), when it has one.
+ */
+const GENERIC_KEYS = new Set('q query key value val text data input s term search body content message msg payload arg param'.split(' '));
 
 /** A URL query's `key=value` whose value is a plain word: `?branch=main&…`. */
 const QUERY_WORD = /[?&]([A-Za-z_][\w-]*)=(\p{L}{3,})(?=[&#\s]|$)/gu;

@@ -72,6 +72,24 @@ describe('episode → plan graph', () => {
     expect(inferIntent({ tool_graph: tools, timeline: kinds('setup_project') })).toBe('setup_project');
   });
 
+  it('names an input from a generic arg key by the word the task has for its value', () => {
+    const call = (id: string, args: Record<string, unknown>, dep?: string) => ({ id, tool: 'http_request', args, depends_on: dep ? [dep] : [] });
+    const plan = planFromEpisode(
+      {
+        timeline: [{ t: 0, event_kind: 'user_message', summary: 'Refund order 88121 for customer ana@example.com' }],
+        tool_graph: [call('a', { url: 'https://shop.example/lookup', body: { key: '88121' } }), call('b', { q: 'ana@example.com' }, 'a'), call('c', { order_id: '88121' }, 'b')],
+        outcome: 'success',
+      },
+      'p1',
+      '',
+    );
+    expect(plan.nodes.map((n) => n.params)).toEqual([
+      { url: 'https://shop.example/lookup', body: { key: '{{inputs.order}}' } },
+      { q: '{{inputs.customer}}' },
+      { order_id: '{{inputs.order}}' },
+    ]);
+  });
+
   it('counts a failed episode as a failure and measures latency only from two or more instants', () => {
     expect(executionSample(episode({ outcome: 'failure' }))).toEqual({ successes: 0, failures: 1, latency_ms: 2500 });
     expect(executionSample(episode({ outcome: 'partial', timeline: [{ t: 5, event_kind: 'x' }] }))).toEqual({ successes: 1, failures: 0, latency_ms: undefined });
