@@ -125,20 +125,36 @@ function alike(a: readonly Leaf[], b: readonly Leaf[], stated: (word: string) =>
   return shared / (a.length + b.length - shared);
 }
 
+/** Arg keys that say where a call goes or what it runs: two calls with another one of these are other calls. */
+const ADDRESS_KEYS = new Set(['url', 'uri', 'href', 'endpoint', 'path', 'method', 'cmd', 'command', 'script', 'sql']);
+
+/** Whether a leaf says where its call goes or what it runs: a URL, or the value of an address key. */
+const isAddress = (leaf: Leaf) => ADDRESS_KEYS.has(String(leaf.path.at(-1)).toLowerCase()) || /^[a-z][\w+.-]*:\/\//i.test(String(leaf.value));
+
 /**
- * Whether two plans of the same shape do the same job: their calls hold the same args but for
- * the values (a mean share alike of at least SAME_CALLS), and their tasks do not lead with
- * different classed actions ("restart the workers" and "stop the workers" through one API whose
- * `action` field the task states).
+ * Whether two plans of the same shape do the same job: each call goes to the same address and
+ * runs the same command but for the values (`/v1/refunds` is not `/v1/charges/…/capture`, even
+ * when the calls around it are the same), their calls hold the same args but for the values (a
+ * mean share alike of at least SAME_CALLS), and their tasks do not lead with different classed
+ * actions ("restart the workers" and "stop the workers" through one API whose `action` field the
+ * task states).
  */
 export function sameJob(a: Job, b: Job): boolean {
   if (a.actions.size > 0 && b.actions.size > 0 && ![...a.actions].some((action) => b.actions.has(action))) return false;
+  const stated = statedByEither(a, b);
+  const addresses = (calls: readonly Leaf[]) => calls.filter(isAddress).map((leaf) => pattern(leaf, stated)).sort().join('\n');
+  for (const name of new Set([...a.calls.keys(), ...b.calls.keys()])) {
+    if (addresses(a.calls.get(name) ?? []) !== addresses(b.calls.get(name) ?? [])) return false;
+  }
   return callOverlap(a, b) >= SAME_CALLS;
 }
 
+/** Whether either plan's tasks say a word: such words are values, standing for any value in the calls. */
+const statedByEither = (a: Job, b: Job) => (word: string) => a.stated.has(word) || b.stated.has(word);
+
 /** The mean share of alike args of two plans' calls, call by canonical name: 1 when they differ only in their tasks' values. */
 export function callOverlap(a: Job, b: Job): number {
-  const stated = (word: string) => a.stated.has(word) || b.stated.has(word);
+  const stated = statedByEither(a, b);
   const names = [...new Set([...a.calls.keys(), ...b.calls.keys()])];
   return names.reduce((sum, name) => sum + alike(a.calls.get(name) ?? [], b.calls.get(name) ?? [], stated), 0) / Math.max(names.length, 1);
 }

@@ -57,6 +57,37 @@ describe('job words', () => {
   });
 });
 
+describe('jobs through one API', () => {
+  const api = 'https://api.shop.example/v1';
+  const auth = { Authorization: 'Bearer sk_live_agent' };
+  /** An order looked up, then refunded or its charge captured, then a note added: as an agent calls one payments API. */
+  const payment = (task: string, order: string, charge: string, capture: boolean) =>
+    planFromEpisode(
+      {
+        timeline: [{ t: 0, event_kind: 'user_message', summary: task }],
+        tool_graph: [
+          { id: 'get', tool: 'http_request', args: { method: 'GET', url: `${api}/orders/${order}`, headers: auth }, result: { body: { id: order, charge_id: charge, amount: 4200 } }, depends_on: [] },
+          capture
+            ? { id: 'act', tool: 'http_request', args: { method: 'POST', url: `${api}/charges/${charge}/capture`, headers: auth, body: { amount: 4200 } }, depends_on: ['get'] }
+            : { id: 'act', tool: 'http_request', args: { method: 'POST', url: `${api}/refunds`, headers: auth, body: { charge, amount: 4200, reason: 'requested_by_customer' } }, depends_on: ['get'] },
+          { id: 'note', tool: 'http_request', args: { method: 'POST', url: `${api}/orders/${order}/notes`, headers: auth, body: { text: `${capture ? 'Captured' : 'Refunded'} ${charge}` } }, depends_on: ['act'] },
+        ],
+        outcome: 'success',
+      } as unknown as EpisodicPayload,
+      'p',
+      '',
+    );
+
+  it('takes a call to another address for another job, however alike the calls around it', () => {
+    const refund = jobOf(payment('Please refund order 558812, the item arrived damaged', '558812', 'ch_3NxA91', false));
+    const twin = jobOf(payment('Customer wants their money back for order 612977', '612977', 'ch_3NzC33', false));
+    const capture = jobOf(payment('Capture the payment for order 558813', '558813', 'ch_3QaE55', true));
+    expect(sameJob(refund, twin)).toBe(true);
+    expect(callOverlap(refund, capture)).toBeGreaterThanOrEqual(SAME_CALLS);
+    expect(sameJob(refund, capture)).toBe(false);
+  });
+});
+
 describe('job assignment', () => {
   /** A chat-log episode of three generic calls: to `path` with the task's value, a fixed one, and an echo of the value. */
   const episode = (task: string, value: string, path: string): EpisodicPayload =>
