@@ -5,7 +5,8 @@
  */
 import type { PlanGraphPayload } from '../domain/records';
 import { canonicalNames } from '../domain/structure';
-import { inputRef, inputRefName, InputSet, keyHint, middleHint } from './input-schema';
+import { inputRef, inputRefName, InputSet, isGenericKey, keyHint, middleHint } from './input-schema';
+import { valueClass } from '../domain/value-classes';
 import { canonicalJson } from '../domain/canonical-json';
 import { TEMPLATE } from '../domain/refs';
 import { isPlainObject, isTemplate, leaves, type JsonPath } from './json-leaves';
@@ -133,9 +134,18 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
     return mine;
   };
 
-  /** `mine` with its differing middle (`twinMid` in the twin) an input, named for where it stands. */
-  const withMiddleInput = (mine: string, start: number, end: number, twinMid: string, path: JsonPath) => {
+  /**
+   * `mine` with its differing middle (`twinMid` in the twin) an input, named for where it stands;
+   * a middle of plain words joined alike on both sides (`ledger.staging`, `checkout.production`)
+   * an input for each differing word, the same pair anywhere being one input.
+   */
+  const withMiddleInput = (mine: string, start: number, end: number, twinMid: string, path: JsonPath): string => {
     const { hint, pattern } = middleHint(mine.slice(0, start), mine.slice(end), keyHint(path));
+    const parts = joinedWords(mine.slice(start, end), twinMid);
+    if (parts) {
+      const middle = parts.map(([part, twinPart]) => (part === twinPart ? part : inputRef(newInput(hint, [part, twinPart])))).join('');
+      return mine.slice(0, start) + middle + mine.slice(end);
+    }
     const name = newInput(hint, [mine.slice(start, end), twinMid]);
     if (pattern) inputs.setPattern(name, pattern);
     return mine.slice(0, start) + inputRef(name) + mine.slice(end);
@@ -149,10 +159,16 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
     return spans.reduceRight((text, [s1, e1, s2, e2]) => withMiddleInput(text, s1, e1, theirs.slice(s2, e2), path), mine);
   };
 
-  /** An input for a pair of differing values (the same pair anywhere is one input). */
+  /**
+   * An input for a pair of differing values (the same pair anywhere is one input). Values of one
+   * closed class (`staging`, `production`) name it after the class when its arg key names nothing.
+   */
   const newInput = (hint: string, values: readonly unknown[], pairKey = values): string => {
     const pair = JSON.stringify(pairKey);
-    const name = byPair.get(pair) ?? inputs.add(hint, values);
+    const classes = new Set(values.map((v) => (typeof v === 'string' ? valueClass(v)?.kind : undefined)));
+    const [kind] = classes;
+    const named = isGenericKey(hint) && classes.size === 1 && kind ? kind.replaceAll(' ', '_') : hint;
+    const name = byPair.get(pair) ?? inputs.add(named, values);
     byPair.set(pair, name);
     return name;
   };
@@ -169,6 +185,23 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
     // project) pools the twin's examples, as in texts equal throughout.
     const theirInputs = new Set(inputsIn(theirs));
     for (const name of new Set(inputsIn(mine))) if (theirInputs.has(name)) pool(name, twinInputs.examples(name));
+    // The twin's text fits the plan's (`deployment/{{inputs.service}} -n {{inputs.env}}` beside
+    // `deployment/inventory -n staging`): each input collects what the twin has where it stands.
+    const fitted = fitTemplate(mine, theirs);
+    if (fitted) {
+      for (const [name, value] of fitted) {
+        const twinInput = inputRefName(value);
+        if (twinInput) pool(name, twinInputs.examples(twinInput));
+        else if (!isTemplate(value)) pool(name, [value]);
+      }
+      return mine;
+    }
+    // Texts alike in their templates that differ in several plain spans (`deployment/ledger …:{{inputs.version}} -n staging`
+    // beside `deployment/checkout …:{{inputs.version}} -n production`): each span an input, as in texts without templates.
+    const spans = differingSpans(mine, theirs);
+    if (spans.length > 1 && spans.every(([s1, e1, s2, e2]) => s1 < e1 && s2 < e2 && !/[{}]/.test(mine.slice(s1, e1) + theirs.slice(s2, e2)))) {
+      return spans.reduceRight((text, [s1, e1, s2, e2]) => withMiddleInput(text, s1, e1, theirs.slice(s2, e2), path), mine);
+    }
     const [start, mineEnd, theirsEnd] = differingMiddle(mine, theirs);
     const mid = mine.slice(start, mineEnd);
     const twinMid = theirs.slice(start, theirsEnd);
@@ -205,7 +238,59 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
     const differing = new Set([...byPair.values(), ...[...twinValues].filter(([name, values]) => differsFromFirst(inputs, name, values)).map(([name]) => name)]);
     for (const name of knobs(inputs, differing, named)) if (!replacedReference.has(name)) inputs.setDefault(name, inputs.examples(name)[0]);
   }
-  return { ...plan, description, examples, nodes: withSameInputsJoined(nodes, inputs), inputs_schema: inputs.toSchema() };
+  const joined = withSameInputsJoined(nodes, inputs);
+  // An input a later twin's text replaced whole is read nowhere any more: a caller must not be asked for it.
+  for (const name of inputs.names()) if (inputUses(joined, name) === 0) inputs.remove(name);
+  return { ...plan, description, examples, nodes: joined, inputs_schema: inputs.toSchema() };
+}
+
+/**
+ * The values `text` has where `template`'s templates stand, when the rest of both is the same text,
+ * as [input name, value] for each input template (the same input the same value throughout);
+ * undefined when it does not fit or the template holds no input.
+ */
+function fitTemplate(template: string, text: string): Array<[string, string]> | undefined {
+  const templates = [...template.matchAll(TEMPLATE)];
+  // Each template is a lazy group the match may backtrack over: long texts with many are not tried.
+  if (templates.length > MAX_FITTED_TEMPLATES || text.length > MAX_FITTED_TEXT) return undefined;
+  const names: string[] = [];
+  let pattern = '^';
+  let from = 0;
+  for (const match of templates) {
+    pattern += escapeRegExp(template.slice(from, match.index));
+    const name = inputRefName(match[0]);
+    const seen = name ? names.indexOf(name) : -1;
+    if (name && seen >= 0) pattern += `\\k<g${seen}>`;
+    else if (name) pattern += `(?<g${names.push(name) - 1}>[\\s\\S]+?)`;
+    else pattern += '[\\s\\S]*?';
+    from = match.index + match[0].length;
+  }
+  if (names.length === 0) return undefined;
+  const found = new RegExp(`${pattern}${escapeRegExp(template.slice(from))}$`).exec(text);
+  return found ? names.map((name, i) => [name, found.groups![`g${i}`]!]) : undefined;
+}
+
+const MAX_FITTED_TEMPLATES = 6;
+const MAX_FITTED_TEXT = 2_000;
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Two middles of plain words joined by dots (`ledger.staging`, `checkout.production`: labels of a
+ * host name, each a value of its own), as pairs of parts and joiners; undefined otherwise. A number
+ * such as `1.3.0` is one value, and so are words joined by `-`, `_` or `/` (`eu-west`, `acme/api`).
+ */
+function joinedWords(a: string, b: string): Array<[string, string]> | undefined {
+  const split = (joiners: RegExp) => {
+    const [partsA, partsB] = [a.split(joiners), b.split(joiners)];
+    if (partsA.length < 3 || partsA.length !== partsB.length) return undefined;
+    const pairs = partsA.map((part, i): [string, string] => [part, partsB[i]!]);
+    return pairs.every(([x, y], i) => (i % 2 === 1 ? x === y : /^\p{L}+$/u.test(x) && /^\p{L}+$/u.test(y))) ? pairs : undefined;
+  };
+  // Words apart are one value only when it is one value repeated (`ledger ledger=` beside `checkout checkout=`), not prose.
+  const spaced = split(/(\s+|\.)/);
+  const differing = new Set(spaced?.filter(([x, y]) => x !== y).map((pair) => pair.join('\u0000')));
+  return split(/(\.)/) ?? (differing.size === 1 ? spaced : undefined);
 }
 
 /**

@@ -89,6 +89,10 @@ export class InputSet {
     return this.properties.has(name);
   }
 
+  names(): string[] {
+    return [...this.properties.keys()];
+  }
+
   hasDefault(name: string): boolean {
     return this.defaults.has(name);
   }
@@ -212,6 +216,13 @@ export function middleHint(before: string, after: string, key: string): { hint: 
 
 /** A collection's member: `repos` → `repo`, `policies` → `policy`, `branches` → `branch`. */
 const singular = (plural: string) => plural.replace(/ies$/i, 'y').replace(/(ch|sh|x|ss)es$/i, '$1').replace(/s$/i, '');
+
+/**
+ * Arg keys that say only that a value is there, or that it is part of a longer text (`q`, `key`,
+ * `body`, `cmd`, `url`): an input is better named by the task's word for its value, or its class.
+ */
+const GENERIC_KEYS = new Set('q query key value val text data input s term search body content message msg payload arg args param cmd command script sql url uri path'.split(' '));
+export const isGenericKey = (key: string) => GENERIC_KEYS.has(key.toLowerCase());
 
 /** The last object key of a path: what an input taken from there is named after. */
 export function keyHint(path: ReadonlyArray<string | number>): string {

@@ -5,7 +5,7 @@
 import { leadingAction } from '../domain/action-words';
 import { ENGLISH_STOP_WORDS } from '../domain/content-words';
 import type { EpisodicPayload, PlanGraphPayload } from '../domain/records';
-import { inputRef, InputSet, keyHint, middleHint } from './input-schema';
+import { inputRef, InputSet, isGenericKey, keyHint, middleHint } from './input-schema';
 import { isPlainObject, isTemplate, isTraceable, leaves, withLeaf, type JsonPath } from './json-leaves';
 import { firstAlone, isInputToken, isNameWord, queryValueInterpolator, statedIn, tokenInterpolator, valueTokens, wordFor } from './stated-tokens';
 
@@ -55,7 +55,8 @@ export function taskInputs(plan: PlanGraphPayload, episode: TaskShape): PlanGrap
   const wholeInput = (value: string | number) => (isTraceable(value) || (typeof value === 'string' && isInputToken(value))) && !isTemplate(value) && stated(value);
   const wholeName = (value: string | number, path: JsonPath) => {
     const key = keyHint(path);
-    return (GENERIC_KEYS.has(key.toLowerCase()) && wordFor(summaries, String(value), isArgValue)) || key;
+    // An arg key that says only that a value is there is no name for it when the task has one ("refund order 8812" → `order`).
+    return (isGenericKey(key) && wordFor(summaries, String(value), isArgValue)) || key;
   };
   const whole = eachLeaf(plan.nodes, (value, path) => (wholeInput(value) ? inputFor(value, wholeName(value, path)) : value));
   // Inside longer args: the value-shaped tokens the task states, and every value-shaped value or
@@ -89,12 +90,6 @@ export function taskInputs(plan: PlanGraphPayload, episode: TaskShape): PlanGrap
   );
   return byValue.size === 0 ? plan : { ...plan, nodes, inputs_schema: inputs.toSchema() };
 }
-
-/**
- * Arg keys that say only that a value is there (`q`, `key`, `text`, `body`): an input from one is
- * named by the task's word for its value instead ("refund order 8812" → `order`), when it has one.
- */
-const GENERIC_KEYS = new Set('q query key value val text data input s term search body content message msg payload arg param'.split(' '));
 
 /** A URL query's `key=value` whose value is a plain word: `?branch=main&…`. */
 const QUERY_WORD = /[?&]([A-Za-z_][\w-]*)=(\p{L}{3,})(?=[&#\s]|$)/gu;

@@ -579,6 +579,43 @@ describe('anti-unification of texts', () => {
     });
   });
 
+  it('folds command lines of several twins into one template: each value an input once, a twin that fits the template adding examples, no input left unread', () => {
+    const deploy = (task: string, service: string, version: string, env: string) =>
+      episodicPayloadSchema.parse({
+        kind: 'episodic',
+        timeline: [{ t: 1, event_kind: 'user_message', summary: task }],
+        tool_graph: [
+          { id: 'set', tool: 'bash', args: { cmd: `kubectl set image deployment/${service} ${service}=registry.acme.example/${service}:${version} -n ${env}` } },
+          { id: 'wait', tool: 'bash', args: { cmd: `kubectl rollout status deployment/${service} -n ${env} --timeout=300s` }, depends_on: ['set'] },
+          { id: 'check', tool: 'bash', args: { cmd: `curl -fsS https://${service}.${env}.acme.example/healthz` }, depends_on: ['wait'] },
+        ],
+        outcome: 'success',
+      });
+    const plans = [
+      deploy('Deploy ledger v2.4.1 to staging', 'ledger', 'v2.4.1', 'staging'),
+      deploy('ship checkout 3.2.0 to production', 'checkout', '3.2.0', 'production'),
+      deploy('push the new inventory build v1.9.7 out to staging', 'inventory', 'v1.9.7', 'staging'),
+      deploy('roll out notifier v5.0.2 on prod', 'notifier', 'v5.0.2', 'prod'),
+    ].map((e, i) => planFromEpisode(e, `p${i}`, NOW));
+    const plan = plans.slice(1).reduce(antiUnify, plans[0]!);
+    const service = '{{inputs.cmd_2}}';
+    expect(plan.nodes.map((n) => n.params.cmd)).toEqual([
+      `kubectl set image deployment/${service} ${service}=registry.acme.example/${service}:{{inputs.cmd}} -n {{inputs.environment}}`,
+      `kubectl rollout status deployment/${service} -n {{inputs.environment}} --timeout=300s`,
+      `curl -fsS https://${service}.{{inputs.environment}}.acme.example/healthz`,
+    ]);
+    expect(plan.inputs_schema).toEqual({
+      type: 'object',
+      properties: {
+        cmd: { type: 'string', examples: ['v2.4.1', '3.2.0', 'v1.9.7', 'v5.0.2'] },
+        cmd_2: { type: 'string', examples: ['ledger', 'checkout', 'inventory', 'notifier'] },
+        environment: { type: 'string', examples: ['staging', 'production', 'prod'] },
+      },
+      required: ['cmd', 'cmd_2', 'environment'],
+      additionalProperties: false,
+    });
+  });
+
   it('makes the part of two values their tasks name an input: the weather URL for London and for Paris', () => {
     const weather = (city: string) =>
       episodicPayloadSchema.parse({
