@@ -89,7 +89,7 @@ const isShortWord = (value: unknown): value is string => typeof value === 'strin
 export function traceDataFlow(nodes: readonly TracedNode[]): DataFlow {
   const index = new Map(nodes.map((n, i) => [n.id, i]));
   const produced = new Map<string, Producer[]>();
-  const producedStrings: Array<Array<{ value: string; path: JsonPath }>> = nodes.map(() => []);
+  const producedStrings: Array<Array<ProducedString>> = nodes.map(() => []);
   nodes.forEach((node, i) => {
     if (node.result === undefined || !isRefSafeId(node.id)) return;
     for (const leaf of leaves(node.result)) {
@@ -97,9 +97,11 @@ export function traceDataFlow(nodes: readonly TracedNode[]): DataFlow {
       const key = valueKey(leaf.value);
       produced.set(key, [...(produced.get(key) ?? []), { node: i, path: leaf.path }]);
       // A number is found inside a longer string by its digits (`/issues/4521/labels`, `lat=48.85`);
-      // short ones (a count of 12) stand in too many texts by coincidence.
+      // short ones (a count of 12) stand in too many texts by coincidence, though one of three
+      // digits that is a whole segment of a URL path (`/issues/812/labels`) names what it returned.
       const text = String(leaf.value);
       if (typeof leaf.value === 'string' || text.length >= MIN_NUMBER_TEXT) producedStrings[i]!.push({ value: text, path: leaf.path });
+      else if (text.length >= MIN_SEGMENT_NUMBER_TEXT) producedStrings[i]!.push({ value: text, path: leaf.path, segment: true });
     }
   });
 
@@ -221,6 +223,18 @@ function compounds(value: unknown, path: JsonPath = [], out: Array<{ path: JsonP
 
 /** Fewest characters of a number's decimal text for it to be traced inside a longer string. */
 const MIN_NUMBER_TEXT = 4;
+/** Fewest characters of a number's decimal text for it to be traced as a whole URL path segment. */
+const MIN_SEGMENT_NUMBER_TEXT = 3;
+
+/** A string (or a number's text) a node returned, to be found inside later args; `segment`: only as a whole URL path segment. */
+interface ProducedString {
+  value: string;
+  path: JsonPath;
+  segment?: boolean;
+}
+
+/** Whether `value` stands at `start` of `text` as a whole segment of a URL path: `/issues/812/labels`, `/issues/812?x`. */
+const isPathSegment = (text: string, start: number, value: string) => text[start - 1] === '/' && /^([/?#]|$)/.test(text.slice(start + value.length, start + value.length + 1)) && text.includes('://');
 
 /** Fewest scalars (strings, numbers, booleans, nulls) that make an array or object equal to a result no coincidence. */
 const MIN_EVIDENT_SCALARS = 3;
@@ -254,15 +268,17 @@ function compareRanks(a: readonly number[], b: readonly number[]): number {
  */
 function interpolate(
   text: string,
-  producedStrings: ReadonlyArray<ReadonlyArray<{ value: string; path: JsonPath }>>,
+  producedStrings: ReadonlyArray<ReadonlyArray<ProducedString>>,
   best: (candidates: readonly Producer[]) => Producer | undefined,
   link: (p: Producer) => void,
   nodes: readonly TracedNode[],
 ): string {
   const byValue = new Map<string, Producer[]>();
+  const segments = new Set<string>();
   producedStrings.forEach((list, node) => {
-    for (const { value, path } of list) {
+    for (const { value, path, segment } of list) {
       if (value.length < text.length && firstAlone(text, value) >= 0) byValue.set(value, [...(byValue.get(value) ?? []), { node, path }]);
+      if (segment) segments.add(value);
     }
   });
   if (byValue.size === 0) return text;
@@ -273,6 +289,7 @@ function interpolate(
     for (let start = text.indexOf(value); start >= 0; start = text.indexOf(value, start + 1)) {
       const end = start + value.length;
       if (!aloneAt(text, start, value) || spans.some((s) => start < s.end && s.start < end)) continue;
+      if (segments.has(value) && !isPathSegment(text, start, value)) continue;
       spans.push({ start, end, ref: outputRef(nodes[producer.node]!.id, producer.path) });
       link(producer);
     }

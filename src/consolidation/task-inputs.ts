@@ -3,7 +3,7 @@
  * summary or its environment) become run inputs, whole or interpolated in a longer arg.
  */
 import { leadingAction } from '../domain/action-words';
-import { ENGLISH_STOP_WORDS } from '../domain/content-words';
+import { contentWords, ENGLISH_STOP_WORDS, sharesStem } from '../domain/content-words';
 import type { EpisodicPayload, PlanGraphPayload } from '../domain/records';
 import { inputRef, InputSet, isGenericKey, keyHint, middleHint } from './input-schema';
 import { isPlainObject, isTemplate, isTraceable, leaves, withLeaf, type JsonPath } from './json-leaves';
@@ -88,7 +88,33 @@ export function taskInputs(plan: PlanGraphPayload, episode: TaskShape): PlanGrap
       ? inQuery(interpolate(value, (token) => (wholeValues.has(token) ? inputRef(wholeValues.get(token)!) : inputFor(token, wordFor(summaries, token, isArgValue) ?? partHint(value, token, path)))))
       : value,
   );
-  return byValue.size === 0 ? plan : { ...plan, nodes, inputs_schema: inputs.toSchema() };
+  // A text arg worded like the task ("Login returns 500 when password contains a quote" for "open
+  // an issue: login returns 500 when the password has a quote") is the task's own content, which
+  // the next task words anew: an input, never a literal the next run would send again.
+  const task = plan.examples?.[0];
+  const worded = task ? eachLeaf(nodes, (value, path) => (typeof value === 'string' && wordedLike(value, task) ? inputFor(value, keyHint(path)) : value)) : nodes;
+  return byValue.size === 0 ? plan : { ...plan, nodes: worded, inputs_schema: inputs.toSchema() };
+}
+
+/** Fewest words of a text arg the task says beyond the words its job is asked with, and the least share of its words they are. */
+const MIN_WORDED = 3;
+const WORDED_SHARE = 2 / 3;
+/** The task's first content words, which ask for the job ("open an issue in acme/api", "send the weekly report"). */
+const JOB_WORDS = 3;
+
+/**
+ * Whether a text arg is prose worded like the task: no template, no command line, URL or markup,
+ * and beyond the words the task asks for its job with (a message "Weekly report for billing is
+ * ready" repeats those), at least MIN_WORDED words the task says too (or words of their stem),
+ * WORDED_SHARE of its words: the part of the task only this task says.
+ */
+function wordedLike(text: string, task: string): boolean {
+  if (!/\s/.test(text.trim()) || isTemplate(text) || /:\/\/|[{}<>|`$=\\]|(^|\s)--?\w/.test(text)) return false;
+  const said = contentWords(task);
+  const job = said.slice(0, JOB_WORDS);
+  const words = contentWords(text).filter((w) => w.length > 1 && !job.some((t) => sharesStem(t, w)));
+  const shared = words.filter((w) => said.some((t) => sharesStem(t, w))).length;
+  return shared >= MIN_WORDED && shared >= WORDED_SHARE * words.length;
 }
 
 /** A URL query's `key=value` whose value is a plain word: `?branch=main&…`. */

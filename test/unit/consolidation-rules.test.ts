@@ -90,6 +90,27 @@ describe('episode → plan graph', () => {
     ]);
   });
 
+  it('makes a text arg worded like what only this task says an input, not a message repeating the job', () => {
+    const issue = (task: string, title: string, note: string) =>
+      planFromEpisode(
+        {
+          timeline: [{ t: 0, event_kind: 'user_message', summary: task }],
+          tool_graph: [
+            { id: 'a', tool: 'http_request', args: { url: 'https://git.example/repos/acme/api' }, depends_on: [] },
+            { id: 'b', tool: 'http_request', args: { url: 'https://git.example/repos/acme/api/issues', body: { title, body: 'Reported via assistant.' } }, depends_on: ['a'] },
+            { id: 'c', tool: 'chat_post', args: { text: note }, depends_on: ['b'] },
+          ],
+          outcome: 'success',
+        },
+        'p1',
+        '',
+      );
+    const plan = issue('Open an issue in acme/api: login returns 500 when the password has a quote', 'Login returns 500 when password contains a quote', 'Opened the issue about the login error');
+    expect(plan.nodes[1]!.params.body).toEqual({ title: '{{inputs.title}}', body: 'Reported via assistant.' });
+    expect(plan.inputs_schema).toMatchObject({ properties: { title: { examples: ['Login returns 500 when password contains a quote'] } } });
+    expect(plan.nodes[2]!.params).toEqual({ text: 'Opened the issue about the login error' });
+  });
+
   it('counts a failed episode as a failure and measures latency only from two or more instants', () => {
     expect(executionSample(episode({ outcome: 'failure' }))).toEqual({ successes: 0, failures: 1, latency_ms: 2500 });
     expect(executionSample(episode({ outcome: 'partial', timeline: [{ t: 5, event_kind: 'x' }] }))).toEqual({ successes: 1, failures: 0, latency_ms: undefined });
