@@ -34,8 +34,10 @@ export const SAME_CALLS = 0.6;
 /** Most words a job name is made of. */
 const NAME_WORDS = 3;
 
-/** Words that ask or greet rather than say what is asked ("please help me", "hi, could you"). */
-const ASKING = new Set('please kindly could would need needs want wants let lets help hi hello hey pls thank get make tell'.split(' '));
+/** Words that ask, greet or muse rather than say what is asked ("please help me", "hi, could you", "I want to know whether"). */
+const ASKING = new Set(
+  'please kindly could would need needs want wants let lets help hi hello hey pls thank get make tell know wonder wondering whether like able possible really actually maybe okay ok sure going gonna wanna quick quickly'.split(' '),
+);
 
 /**
  * The words an input's value is written with (`Paris`, `acme/api` → acme, api). A value of
