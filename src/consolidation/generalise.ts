@@ -43,7 +43,8 @@ function twinNodes(plan: PlanGraphPayload, twin: PlanGraphPayload): Map<string, 
  * an input (see `unifyStrings`). Arrays of different lengths become an input unless they hold
  * references. Examples of both are merged.
  */
-export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanGraphPayload {
+export function antiUnify(plan: PlanGraphPayload, original: PlanGraphPayload): PlanGraphPayload {
+  const twin = withPlanInputNames(plan, original);
   const inputs = InputSet.from(plan.inputs_schema);
   const twinInputs = InputSet.from(twin.inputs_schema);
   // The tasks are the examples (a description without them is a sentence of op names).
@@ -199,7 +200,8 @@ export function antiUnify(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanG
     // Texts alike in their templates that differ in several plain spans (`deployment/ledger …:{{inputs.version}} -n staging`
     // beside `deployment/checkout …:{{inputs.version}} -n production`): each span an input, as in texts without templates.
     const spans = differingSpans(mine, theirs);
-    if (spans.length > 1 && spans.every(([s1, e1, s2, e2]) => s1 < e1 && s2 < e2 && !/[{}]/.test(mine.slice(s1, e1) + theirs.slice(s2, e2)))) {
+    const plain = (text: string, from: number, to: number) => from < to && templateSpans(text).every(([start, end]) => to <= start || end <= from);
+    if (spans.length > 1 && spans.every(([s1, e1, s2, e2]) => plain(mine, s1, e1) && plain(theirs, s2, e2))) {
       return spans.reduceRight((text, [s1, e1, s2, e2]) => withMiddleInput(text, s1, e1, theirs.slice(s2, e2), path), mine);
     }
     const [start, mineEnd, theirsEnd] = differingMiddle(mine, theirs);
@@ -271,6 +273,8 @@ function fitTemplate(template: string, text: string): Array<[string, string]> | 
 }
 
 const MAX_FITTED_TEMPLATES = 6;
+/** A text that is one template and nothing else. */
+const TEMPLATE_ONLY = /^\{\{[^{}]*\}\}$/;
 const MAX_FITTED_TEXT = 2_000;
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -291,6 +295,60 @@ function joinedWords(a: string, b: string): Array<[string, string]> | undefined 
   const spaced = split(/(\s+|\.)/);
   const differing = new Set(spaced?.filter(([x, y]) => x !== y).map((pair) => pair.join('\u0000')));
   return split(/(\.)/) ?? (differing.size === 1 ? spaced : undefined);
+}
+
+/**
+ * The twin with its inputs renamed to the plan's where it reads them in the same places: one
+ * episode's task named a service `deploy` ("Deploy orders-api …"), its twin's `ship`, and their
+ * texts (`deployment/{{inputs.deploy}} -n staging`, `deployment/{{inputs.ship}} -n prod`) then
+ * differ only in what they really differ in. A twin input read where the plan reads different
+ * ones, or whose plan name the twin already uses otherwise, keeps its name.
+ */
+function withPlanInputNames(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanGraphPayload {
+  const names = new Map<string, string | null>();
+  const pairs = twinNodes(plan, twin);
+  for (const node of plan.nodes) {
+    const twinParams = pairs.get(node.id);
+    if (!twinParams) continue;
+    const theirs = new Map(leaves(twinParams).map((leaf) => [JSON.stringify(leaf.path), leaf.value]));
+    for (const leaf of leaves(node.params)) {
+      const other = theirs.get(JSON.stringify(leaf.path));
+      if (typeof leaf.value !== 'string' || typeof other !== 'string') continue;
+      const record = (planName: string | undefined, twinName: string | undefined) => {
+        if (!planName || !twinName) return;
+        const known = names.get(twinName);
+        names.set(twinName, known === undefined || known === planName ? planName : null);
+      };
+      // Where the twin's text fits the plan's, what stands in each input's place; else template by template.
+      const fitted = fitTemplate(leaf.value, other);
+      if (fitted) for (const [planName, value] of fitted) record(planName, TEMPLATE_ONLY.test(value) ? inputRefName(value) : undefined);
+      const [mine, their] = [[...leaf.value.matchAll(TEMPLATE)], [...other.matchAll(TEMPLATE)]];
+      if (!fitted && mine.length === their.length) mine.forEach((m, i) => record(inputRefName(m[0]), inputRefName(their[i]![0])));
+    }
+  }
+  const twinInputs = InputSet.from(twin.inputs_schema);
+  const moved = new Map([...names].filter((entry): entry is [string, string] => entry[1] !== null && entry[1] !== entry[0]));
+  // All at once (the twin's `cmd` may become `deploy` while its `cmd_2` becomes `cmd`), never onto a name the twin keeps.
+  const renames = new Map([...moved].filter(([, to]) => !twinInputs.has(to) || moved.has(to)));
+  if (renames.size === 0 || new Set(renames.values()).size !== renames.size) return twin;
+  const renamed = (name: string) => renames.get(name) ?? name;
+  const rename = (value: unknown): unknown => {
+    if (typeof value === 'string') return value.replace(TEMPLATE, (template) => (renames.has(inputRefName(template) ?? '') ? inputRef(renamed(inputRefName(template)!)) : template));
+    if (Array.isArray(value)) return value.map(rename);
+    if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, rename(item)]));
+    return value;
+  };
+  const properties = (twin.inputs_schema as { properties?: Record<string, unknown> }).properties ?? {};
+  const required = (twin.inputs_schema as { required?: string[] }).required;
+  return {
+    ...twin,
+    nodes: twin.nodes.map((node) => ({ ...node, params: rename(node.params) as Params })),
+    inputs_schema: {
+      ...twin.inputs_schema,
+      properties: Object.fromEntries(Object.entries(properties).map(([name, schema]) => [renamed(name), schema])),
+      ...(required ? { required: required.map(renamed) } : {}),
+    },
+  };
 }
 
 /**

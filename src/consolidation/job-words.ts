@@ -20,6 +20,8 @@ export interface Job {
   actions: ReadonlySet<string>;
   /** The words its tasks say: values and the like, left out of the calls' words when comparing. */
   stated: ReadonlySet<string>;
+  /** The first word each task asks with ("capture", "cancel"): in a call's address it is what the call does, never a value. */
+  leads: ReadonlySet<string>;
   /** The strings and numbers of each call's args with their paths, by the call's canonical name: the requests and commands it makes. */
   calls: ReadonlyMap<string, readonly Leaf[]>;
 }
@@ -59,6 +61,19 @@ function taskWords(task: string, values: ReadonlySet<string>, verb: string | und
   );
 }
 
+/** Words a request starts with before what it asks for ("please", "could you", "hey, can we"). */
+const ASKING_START = new Set(['can', 'could', 'would', 'will', 'you', 'we', 'i', 'just', 'now', 'also', 'then']);
+
+/**
+ * The word a task starts with, asking aside ("please capture …" → capture): the verb of an
+ * imperative. A question ("is billing healthy?") or a statement starting with a stop word has none.
+ */
+function leadWord(task: string): string | undefined {
+  const words = documentWords(task).toLowerCase().split(' ').filter(Boolean);
+  const first = words.find((w) => !ASKING.has(w) && !ASKING_START.has(w));
+  return first && !ENGLISH_STOP_WORDS.has(first) && !/\d/.test(first) ? first : undefined;
+}
+
 /** The words of a call's args: string values at every depth, templates, digits and one-letter flags left out. */
 function argWords(value: unknown, out: Set<string>): Set<string> {
   for (const leaf of leaves(value)) {
@@ -71,10 +86,13 @@ function argWords(value: unknown, out: Set<string>): Set<string> {
 export function jobOf(plan: Pick<PlanGraphPayload, 'examples' | 'nodes' | 'edges'>): Job {
   const actions = new Set<string>();
   const stated = new Set<string>();
+  const leads = new Set<string>();
   for (const task of plan.examples ?? []) {
     const action = leadingAction(task);
     if (action && !action.negated) actions.add(action.action);
     for (const word of contentWords(task)) stated.add(word);
+    const lead = leadWord(task);
+    if (lead) leads.add(lead);
   }
   const names = canonicalNames(plan);
   const calls = new Map<string, Leaf[]>();
@@ -82,7 +100,7 @@ export function jobOf(plan: Pick<PlanGraphPayload, 'examples' | 'nodes' | 'edges
     const name = names.get(node.id)!;
     calls.set(name, leaves(node.params, [], calls.get(name) ?? []));
   }
-  return { actions, stated, calls };
+  return { actions, stated, leads, calls };
 }
 
 /**
@@ -144,7 +162,9 @@ const isAddress = (leaf: Leaf) => ADDRESS_KEYS.has(String(leaf.path.at(-1)).toLo
 export function sameJob(a: Job, b: Job): boolean {
   if (a.actions.size > 0 && b.actions.size > 0 && ![...a.actions].some((action) => b.actions.has(action))) return false;
   const stated = statedByEither(a, b);
-  const addresses = (calls: readonly Leaf[]) => calls.filter(isAddress).map((leaf) => pattern(leaf, stated)).sort().join('\n');
+  // "cancel the pending charge" beside `…/charges/{id}/cancel`: the task's verb is the endpoint, not a value.
+  const value = (word: string) => stated(word) && !a.leads.has(word) && !b.leads.has(word);
+  const addresses = (calls: readonly Leaf[]) => calls.filter(isAddress).map((leaf) => pattern(leaf, value)).sort().join('\n');
   for (const name of new Set([...a.calls.keys(), ...b.calls.keys()])) {
     if (addresses(a.calls.get(name) ?? []) !== addresses(b.calls.get(name) ?? [])) return false;
   }
@@ -161,7 +181,12 @@ export function callOverlap(a: Job, b: Job): number {
   return names.reduce((sum, name) => sum + alike(a.calls.get(name) ?? [], b.calls.get(name) ?? [], stated), 0) / Math.max(names.length, 1);
 }
 
-/** The job of a plan a twin joined: its own calls, and the actions and words either states. */
+/** The job of a plan a twin joined: its own calls, and the actions and words either states or asks with. */
 export function joinJobs(plan: Job, twin: Job): Job {
-  return { actions: new Set([...plan.actions, ...twin.actions]), stated: new Set([...plan.stated, ...twin.stated]), calls: plan.calls };
+  return {
+    actions: new Set([...plan.actions, ...twin.actions]),
+    stated: new Set([...plan.stated, ...twin.stated]),
+    leads: new Set([...plan.leads, ...twin.leads]),
+    calls: plan.calls,
+  };
 }

@@ -97,8 +97,8 @@ export function traceDataFlow(nodes: readonly TracedNode[]): DataFlow {
       const key = valueKey(leaf.value);
       produced.set(key, [...(produced.get(key) ?? []), { node: i, path: leaf.path }]);
       // A number is found inside a longer string by its digits (`/issues/4521/labels`, `lat=48.85`);
-      // short ones (a count of 12) stand in too many texts by coincidence, though one of three
-      // digits that is a whole segment of a URL path (`/issues/812/labels`) names what it returned.
+      // short ones (a count of 12) stand in too many texts by coincidence, though one of two or
+      // three digits that is a whole segment of a URL path (`/issues/812/labels`) names what it returned.
       const text = String(leaf.value);
       if (typeof leaf.value === 'string' || text.length >= MIN_NUMBER_TEXT) producedStrings[i]!.push({ value: text, path: leaf.path });
       else if (text.length >= MIN_SEGMENT_NUMBER_TEXT) producedStrings[i]!.push({ value: text, path: leaf.path, segment: true });
@@ -224,7 +224,7 @@ function compounds(value: unknown, path: JsonPath = [], out: Array<{ path: JsonP
 /** Fewest characters of a number's decimal text for it to be traced inside a longer string. */
 const MIN_NUMBER_TEXT = 4;
 /** Fewest characters of a number's decimal text for it to be traced as a whole URL path segment. */
-const MIN_SEGMENT_NUMBER_TEXT = 3;
+const MIN_SEGMENT_NUMBER_TEXT = 2;
 
 /** A string (or a number's text) a node returned, to be found inside later args; `segment`: only as a whole URL path segment. */
 interface ProducedString {

@@ -96,7 +96,12 @@ export function queryValueInterpolator(words: ReadonlyMap<string, string>): (tex
 
 /** The value-shaped tokens of a text. */
 export function valueTokens(text: string): string[] {
-  return [...text.matchAll(TOKEN)].map((m) => m[0].replace(TRAILING, '')).filter(isValueToken);
+  // `acme/ledger#102` names the repository `acme/ledger` and its issue 102 (a `#channel` stays whole).
+  const tokens = [...text.matchAll(TOKEN)].flatMap((m) => {
+    const token = m[0].replace(TRAILING, '');
+    return token.indexOf('#') > 0 ? [token, ...token.split('#')] : [token];
+  });
+  return tokens.filter(isValueToken);
 }
 
 /**
@@ -113,7 +118,8 @@ export function wordFor(text: string, value: string, isValue: (word: string) => 
     const lower = word?.toLowerCase();
     return lower && !WEAK_NEIGHBOURS.has(lower) && !ENGLISH_STOP_WORDS.has(lower) && !isValue(word!) ? lower : undefined;
   };
-  const before = /(\p{L}{3,})[\s:=#]*$/u.exec(text.slice(Math.max(0, at - 60), at))?.[1];
+  // A whole word, not the end of another value ("orders-api v3.8.2" does not call the version `api`).
+  const before = /(?:^|[^\p{L}\p{N}_/.-])(\p{L}{3,})[\s:=#]*$/u.exec(text.slice(Math.max(0, at - 60), at))?.[1];
   const after = /^\s+(\p{L}{3,})(?![\p{L}\p{N}_-])/u.exec(text.slice(at + value.length, at + value.length + 60))?.[1];
   return telling(before) ?? telling(after);
 }

@@ -20,7 +20,11 @@ type TaskShape = Pick<EpisodicPayload, 'timeline' | 'environment' | 'tool_graph'
  * The same value in several places becomes one input.
  */
 export function taskInputs(plan: PlanGraphPayload, episode: TaskShape): PlanGraphPayload {
-  const summaries = episode.timeline.map((e) => e.summary ?? '').filter(Boolean).join('\n');
+  const summaries = episode.timeline
+    .filter((e) => statesTheTask(e.event_kind))
+    .map((e) => e.summary ?? '')
+    .filter(Boolean)
+    .join('\n');
   const environment = new Set(leaves(episode.environment ?? {}).map((l) => `${typeof l.value}:${l.value}`));
   if (!summaries && environment.size === 0) return plan;
   const inText = statedIn(summaries);
@@ -83,9 +87,17 @@ export function taskInputs(plan: PlanGraphPayload, episode: TaskShape): PlanGrap
   }
   const interpolate = tokenInterpolator(new Set([...valueTokens(summaries), ...wholeValues.keys()]));
   const inQuery = queryValueInterpolator(queryWords);
+  // Where it stands names a value better than the task's words when that is a collection or a key (`/repos/acme/api` → repo, `?city=` → city).
+  const nameFor = (text: string, token: string, path: JsonPath) => {
+    const where = partHint(text, token, path);
+    return where !== keyHint(path) && !isGenericKey(where) ? where : (wordFor(summaries, token, isArgValue) ?? where);
+  };
+  const inPath = pathNumbers(summaries);
   const nodes = eachLeaf(whole, (value, path) =>
     typeof value === 'string'
-      ? inQuery(interpolate(value, (token) => (wholeValues.has(token) ? inputRef(wholeValues.get(token)!) : inputFor(token, wordFor(summaries, token, isArgValue) ?? partHint(value, token, path)))))
+      ? inPath(inQuery(interpolate(value, (token) => (wholeValues.has(token) ? inputRef(wholeValues.get(token)!) : inputFor(token, nameFor(value, token, path))))), (n, text) =>
+          inputFor(n, nameFor(text, n, path)),
+        )
       : value,
   );
   // A text arg worded like the task ("Login returns 500 when password contains a quote" for "open
@@ -96,8 +108,23 @@ export function taskInputs(plan: PlanGraphPayload, episode: TaskShape): PlanGrap
   return byValue.size === 0 ? plan : { ...plan, nodes: worded, inputs_schema: inputs.toSchema() };
 }
 
+/** Words of event kinds the user's side logs (`user_message`, `goal`, `task_request`). */
+const USER_SIDE = new Set('user human customer client goal task request prompt instruction instructions ask question'.split(' '));
+/** Words of event kinds of the agent's own turns and its tools' (`tool_call`, `tool_result`, `assistant_message`, `observation`). */
+const AGENT_SIDE = new Set('tool tools assistant agent ai model system function call calls observation result results response output thought thinking reasoning answer'.split(' '));
+
+/**
+ * Whether an event's summary may state the task's values: not one of the agent's own turns or its
+ * tools' (a `tool_call` summary "http_request POST https://…/refunds" is what the agent did, and its
+ * URL is no value a caller sends), unless the user's side logged it.
+ */
+function statesTheTask(kind: string): boolean {
+  const words = kind.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  return words.some((w) => USER_SIDE.has(w)) || !words.some((w) => AGENT_SIDE.has(w));
+}
+
 /** Fewest words of a text arg the task says beyond the words its job is asked with, and the least share of its words they are. */
-const MIN_WORDED = 3;
+const MIN_WORDED = 2;
 const WORDED_SHARE = 2 / 3;
 /** The task's first content words, which ask for the job ("open an issue in acme/api", "send the weekly report"). */
 const JOB_WORDS = 3;
@@ -116,6 +143,30 @@ function wordedLike(text: string, task: string): boolean {
   const shared = words.filter((w) => said.some((t) => sharesStem(t, w))).length;
   return shared >= MIN_WORDED && shared >= WORDED_SHARE * words.length;
 }
+
+/**
+ * Numbers of two or three digits the task states ("issue 57", `acme/ledger#102`) where a URL's
+ * path has them as a whole segment (`…/issues/57/comments`), and those it writes as a reference
+ * (`#91`) where an arg does too ("Fixed by #91"): the things the task is about, which a short
+ * number elsewhere (a count, a port) is not. Longer ones are value tokens already.
+ */
+function pathNumbers(summaries: string): (text: string, replace: (n: string, text: string) => string) => string {
+  const stated = statedIn(summaries);
+  const numbers = new Set([...summaries.matchAll(/\d{2,3}/g)].map((m) => m[0]).filter((n) => stated(Number(n)) && String(Number(n)) === n));
+  const hashed = new Set([...summaries.matchAll(/#(\d{2,3})(?!\d)/g)].map((m) => m[1]!));
+  if (numbers.size === 0) return (text) => text;
+  return (text, replace) => {
+    const inUrl = text.includes('://') ? text.replace(/(?<=\/)(\d{2,3})(?=[/?#]|$)/g, (n, _group, at: number) => (numbers.has(n) && isInPath(text, at) ? replace(n, text) : n)) : text;
+    return inUrl.replace(/(?<=#)(\d{2,3})(?!\d)/g, (n) => (hashed.has(n) && !inUrl.includes('://') ? replace(n, text) : n));
+  };
+}
+
+/** Whether `at` lies in a URL's path: after its host, before any query. */
+const isInPath = (text: string, at: number) => {
+  const host = text.indexOf('://');
+  const query = text.indexOf('?', host);
+  return host >= 0 && at > text.indexOf('/', host + 3) && (query < 0 || at < query);
+};
 
 /** A URL query's `key=value` whose value is a plain word: `?branch=main&…`. */
 const QUERY_WORD = /[?&]([A-Za-z_][\w-]*)=(\p{L}{3,})(?=[&#\s]|$)/gu;

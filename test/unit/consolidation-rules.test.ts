@@ -111,6 +111,32 @@ describe('episode → plan graph', () => {
     expect(plan.nodes[2]!.params).toEqual({ text: 'Opened the issue about the login error' });
   });
 
+  it('reads the values a task states for its issue into URL paths and references, and none from the agent and tool turns', () => {
+    const plan = planFromEpisode(
+      {
+        timeline: [
+          { t: 0, event_kind: 'user_message', summary: 'acme/ledger#87 is resolved with #91, please close it' },
+          { t: 1, event_kind: 'tool_call', summary: 'http_request PATCH https://git.example/api/repos/acme/ledger/issues/87' },
+          { t: 2, event_kind: 'tool_result', summary: '{"state": "closed", "count": 12}' },
+        ],
+        tool_graph: [
+          { id: 'a', tool: 'http_request', args: { method: 'POST', url: 'https://git.example/api/repos/acme/ledger/issues/87/comments', body: { body: 'Fixed by #91. Closing.' } }, depends_on: [] },
+          { id: 'b', tool: 'http_request', args: { method: 'PATCH', url: 'https://git.example/api/repos/acme/ledger/issues/87', body: { state: 'closed' } }, depends_on: ['a'] },
+          { id: 'c', tool: 'http_request', args: { url: 'https://git.example/api/repos/acme/ledger/issues?per_page=12' }, depends_on: ['b'] },
+        ],
+        outcome: 'success',
+      },
+      'p1',
+      '',
+    );
+    expect(plan.nodes.map((n) => n.params)).toEqual([
+      { method: 'POST', url: 'https://git.example/api/repos/{{inputs.repo}}/issues/{{inputs.issue}}/comments', body: { body: 'Fixed by #{{inputs.body}}. Closing.' } },
+      // The tool call's summary stated the method and the URL: what the agent did, no values a caller sends.
+      { method: 'PATCH', url: 'https://git.example/api/repos/{{inputs.repo}}/issues/{{inputs.issue}}', body: { state: 'closed' } },
+      { url: 'https://git.example/api/repos/{{inputs.repo}}/issues?per_page=12' },
+    ]);
+  });
+
   it('counts a failed episode as a failure and measures latency only from two or more instants', () => {
     expect(executionSample(episode({ outcome: 'failure' }))).toEqual({ successes: 0, failures: 1, latency_ms: 2500 });
     expect(executionSample(episode({ outcome: 'partial', timeline: [{ t: 5, event_kind: 'x' }] }))).toEqual({ successes: 1, failures: 0, latency_ms: undefined });

@@ -616,6 +616,46 @@ describe('anti-unification of texts', () => {
     });
   });
 
+  it('reads twins whose tasks named the same value differently as one input, never a template inside a template', () => {
+    const deploy = (task: string, service: string, version: string, env: string) =>
+      planFromEpisode(
+        episodicPayloadSchema.parse({
+          kind: 'episodic',
+          timeline: [{ t: 1, event_kind: 'user_message', summary: task }],
+          tool_graph: [
+            { id: 'set', tool: 'bash', args: { cmd: `kubectl -n ${env} set image deployment/${service} ${service}=registry.example/${service}:${version}` } },
+            { id: 'wait', tool: 'bash', args: { cmd: `kubectl -n ${env} rollout status deployment/${service}` }, depends_on: ['set'] },
+            { id: 'tag', tool: 'bash', args: { cmd: `kubectl -n ${env} annotate deployment/${service} cause="deploy ${version}"` }, depends_on: ['wait'] },
+          ],
+          outcome: 'success',
+        }),
+        'p',
+        NOW,
+      );
+    // Each task names the service by its own word before it (`deploy`, `ship`, `please`…).
+    const plans = [
+      deploy('Deploy orders-api v3.8.2 to staging', 'orders-api', 'v3.8.2', 'staging'),
+      deploy('ship pricing-svc 1.14.0 to prod', 'pricing-svc', '1.14.0', 'prod'),
+      deploy('roll out the new search-indexer build v0.9.5', 'search-indexer', 'v0.9.5', 'prod'),
+      deploy('please deploy orders-api v3.9.0 on staging', 'orders-api', 'v3.9.0', 'staging'),
+    ];
+    const inputNames = (p: PlanGraphPayload) => Object.keys((p.inputs_schema as { properties: object }).properties);
+    expect(new Set(plans.map((p) => inputNames(p).join())).size).toBeGreaterThan(1);
+    const plan = plans.slice(1).reduce(antiUnify, plans[0]!);
+    const texts = plan.nodes.map((n) => String(n.params.cmd));
+    expect(texts.every((t) => !/\{\{[^}]*\{\{/.test(t))).toBe(true);
+    const [service, version] = [/deployment\/\{\{inputs\.(\w+)\}\}/.exec(texts[0]!)![1]!, /:\{\{inputs\.(\w+)\}\}$/.exec(texts[0]!)![1]!];
+    expect(texts[0]).toBe(`kubectl -n {{inputs.environment}} set image deployment/{{inputs.${service}}} {{inputs.${service}}}=registry.example/{{inputs.${service}}}:{{inputs.${version}}}`);
+    expect(plan.inputs_schema).toMatchObject({
+      properties: {
+        [service]: { examples: ['orders-api', 'pricing-svc', 'search-indexer'] },
+        [version]: { examples: ['v3.8.2', '1.14.0', 'v0.9.5', 'v3.9.0'] },
+        environment: { examples: ['staging', 'prod'] },
+      },
+    });
+    expect(inputNames(plan)).toHaveLength(3);
+  });
+
   it('makes the part of two values their tasks name an input: the weather URL for London and for Paris', () => {
     const weather = (city: string) =>
       episodicPayloadSchema.parse({

@@ -86,6 +86,29 @@ describe('jobs through one API', () => {
     expect(callOverlap(refund, capture)).toBeGreaterThanOrEqual(SAME_CALLS);
     expect(sameJob(refund, capture)).toBe(false);
   });
+
+  it('reads the verb a task starts with as what a call does where its address has it, not as a value', () => {
+    const charge = (task: string, id: string, action: string) =>
+      jobOf(
+        planFromEpisode(
+          {
+            timeline: [{ t: 0, event_kind: 'user_message', summary: task }],
+            tool_graph: ['GET', 'POST', 'POST'].map((method, i) => ({
+              id: `c${i}`,
+              tool: 'http_request',
+              args: { method, url: i === 1 ? `${api}/charges/${id}/${action}` : `${api}/charges/${id}` },
+              depends_on: i ? [`c${i - 1}`] : [],
+            })),
+            outcome: 'success',
+          } as unknown as EpisodicPayload,
+          'p',
+          '',
+        ),
+      );
+    const capture = charge('Capture the authorized payment ch_5Pz11Ka', 'ch_5Pz11Ka', 'capture');
+    expect(sameJob(capture, charge('please capture ch_8Hc40Mn', 'ch_8Hc40Mn', 'capture'))).toBe(true);
+    expect(sameJob(capture, charge('cancel the pending charge ch_6Ff84Hv', 'ch_6Ff84Hv', 'cancel'))).toBe(false);
+  });
 });
 
 describe('job assignment', () => {
