@@ -196,9 +196,10 @@ export const learnedJobs: Scenario = {
   analysis:
     'Named after its tools, every plan of such an agent was one per shape: a weather lookup and a refund made the same three requests, ' +
     'so they were one plan whose examples mixed both jobs and whose every disagreeing arg became an input. Named from the task, an episode ' +
-    'joins a plan of its shape only when its task shares a word or a classed action with the plan\'s tasks, values left out ' +
-    '(docs/consolidation.md#one-plan-per-job). A job worded with no word in common ("Is payments healthy?" beside "Check the status of ' +
-    'payments") becomes more than one plan; that is the price of never merging two jobs, and each of its plans still runs the job.',
+    'joins a plan of its shape only when its calls go to the same addresses and hold the same args but for the values its tasks state ' +
+    '(docs/consolidation.md#one-plan-per-job). A job whose calls vary in a value the task never states (a namespace the agent picked ' +
+    'itself, as `restart` and `status` do here) becomes more than one plan: that is the price of never merging two jobs, and each of its ' +
+    'plans still runs the job.',
   async run(env, log) {
     await env.db.execute(sql`TRUNCATE memory_records, memory_relations, audit_log, consolidated_sources, plan_stats, plan_runs, consolidation_passes CASCADE`);
     const random = seededRandom(31);
