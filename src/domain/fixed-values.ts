@@ -14,8 +14,9 @@
  * - a value of the same joined shape as one inside a longer fixed param ("week 2025-W20" against a
  *   query for `week = '2025-W18'`: embedded-values.ts).
  * Failing those, a period the plan's wording names where the task names another (worded-values.ts),
- * or an e-mail address the task sends to where the plan has none ("email it to cfo@corp.example"
- * against a plan posting to a chat channel).
+ * an e-mail address the task sends to where the plan has none ("email it to cfo@corp.example"
+ * against a plan posting to a chat channel), or a number the plan has nowhere to take ("a partial
+ * refund of 1500" against a plan refunding the amount its lookup returned).
  */
 import {
   inputReader,
@@ -88,7 +89,7 @@ export function valueConflicts(plan: FixedValuePlan, task: string): ValueConflic
   if (found.length === 0) {
     // No param holds it, but the wording says which job the plan does: "the weekly sales report".
     const worded = wordedConflicts(phrasings, words, inputKinds(plan));
-    found.push(...worded.map((w) => ({ task: w.task, node: '', param: '', plan: w.plan })), ...unreachableMail(plan, words));
+    found.push(...worded.map((w) => ({ task: w.task, node: '', param: '', plan: w.plan })), ...unreachableMail(plan, words), ...unreadNumbers(plan, fixed, words, read));
   }
   const seen = new Set<string>();
   return found.filter((c) => !seen.has(`${c.node}\u0000${c.param}`) && seen.add(`${c.node}\u0000${c.param}`)).slice(0, MAX_VALUE_CONFLICTS);
@@ -241,6 +242,58 @@ function unreachableMail(plan: FixedValuePlan, words: Words): ValueConflict[] {
   });
 }
 
+/** Words after a number that make it a quantity of time, money or rate ("for 10 minutes", "5 euros", "8%"), context more than a setting. */
+const UNITS = new Set('s sec secs second seconds ms min mins minute minutes h hr hrs hour hours day days week weeks month months year years % percent eur euro euros usd dollars gbp times x req'.split(' '));
+/** Words between a number and what it is the number of ("a refund of 1500", "revert to revision 9"). */
+const LINKS = new Set(['of', 'to', 'at', 'by', 'the', 'a', 'an', 'only', 'up', 'down', 'just', 'exactly']);
+
+/**
+ * A number the task gives for something the plan does but has nowhere to take: no input reads it
+ * off the task, no fixed param or phrasing holds it, and a word beside it (links aside) is one the
+ * plan's params say ("a partial refund of 1500" against a plan refunding the amount its lookup
+ * returned, `…/refunds`; "to revision 9" against a fixed `--to-revision=7`; "to 4 replicas").
+ * Run, the plan would do it with another amount or revision. A number inside a longer token
+ * (`#512`, `v2`, `2025-11-03`) or of time, money or rate ("for 10 minutes") is not read, nor any
+ * number when an input of the plan takes whole numbers.
+ */
+function unreadNumbers(plan: FixedValuePlan, fixed: readonly FixedParam[], words: Words, read: ReadonlyArray<string | number>): ValueConflict[] {
+  // An input that takes numbers may take this one too, worded otherwise than its phrasings ("amount 60").
+  const numberInput = Object.values((plan.inputs_schema.properties ?? {}) as Record<string, { examples?: unknown }>).some((p) =>
+    scalarExamples(p).some((e) => /^\d+$/.test(String(e))),
+  );
+  if (numberInput || takesAnything(plan)) return [];
+  const held = new Set<string>([
+    ...read.map(String),
+    ...fixed.flatMap((f) => String(f.value).match(/\d+/g) ?? []),
+    ...[plan.intent, ...planPhrasings(plan)].flatMap((text) => text.match(/\d+/g) ?? []),
+  ]);
+  const said = paramWords(plan);
+  const telling = (i: number, step: number) => {
+    let j = i + step;
+    while (LINKS.has(words.lower[j] ?? '')) j += step;
+    const word = words.bare[j]?.toLowerCase() ?? '';
+    return word.length > 2 && [...said].some((w) => w === word || (Math.min(w.length, word.length) >= 5 && (w.startsWith(word) || word.startsWith(w))));
+  };
+  return uniqueWords(words).flatMap((word) => {
+    if (!/^\d+$/.test(word) || held.has(word) || held.has(String(Number(word)))) return [];
+    const at = words.at.get(word)!.filter((i) => !UNITS.has(words.lower[i + 1] ?? '') && (telling(i, -1) || telling(i, 1)));
+    return at.length > 0 ? [{ task: word, node: '', param: '', plan: '' }] : [];
+  });
+}
+
+/** The words of a plan's params: their keys, the words of their text and of the outputs they read (`{{nodes.lookup.output.body.amount}}` → amount). */
+function paramWords(plan: FixedValuePlan): Set<string> {
+  const words = new Set<string>();
+  const add = (text: string) => {
+    for (const w of text.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^\p{L}]+/u)) if (w.length > 2) words.add(w);
+  };
+  for (const node of plan.nodes) for (const leaf of scalarLeaves(node.params, '')) {
+    add(leaf.path);
+    if (typeof leaf.value === 'string') add(leaf.value.replace(/\{\{\s*(?:inputs|run)\.[^}]*\}\}/g, ' '));
+  }
+  return words;
+}
+
 /** Verbs that send something to an address. */
 const SEND_VERBS: ReadonlySet<string> = new Set(['email', 'e-mail', 'mail', 'send', 'forward', 'notify', 'cc', 'bcc', 'share', 'deliver']);
 
@@ -271,7 +324,8 @@ const uniqueWords = (words: Words) => [...new Set(words.bare.filter(Boolean))];
 export function describeValueConflicts(conflicts: readonly ValueConflict[]): string {
   const each = conflicts.map((c) => {
     if (c.node) return `"${c.task}" where the best match always uses "${c.plan}" (node ${c.node}, param ${c.param})`;
-    return c.plan ? `"${c.task}" where the best match is worded for "${c.plan}"` : `"${c.task}" where the best match has no such address to send to`;
+    if (c.plan) return `"${c.task}" where the best match is worded for "${c.plan}"`;
+    return /^\d+$/.test(c.task) ? c.task : `"${c.task}" where the best match has no such address to send to`;
   });
   return `the task names ${each.join(' and ')}, and the plan takes no input for ${conflicts.length > 1 ? 'them' : 'it'}`;
 }

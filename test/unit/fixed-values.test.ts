@@ -268,6 +268,33 @@ describe('a value the plan keeps fixed', () => {
     expect(valueConflicts(rollout, 'roll out firmware 4.3.0 to a group')).toEqual([{ task: '4.3.0', node: 'r', param: 'firmware', plan: '4.2.1' }]);
   });
 
+  it('holds a number the task gives for something the plan does but has nowhere to take', () => {
+    const refund = {
+      intent: 'give_full_refund',
+      examples: ['Give ch_Ab12Cd3E a full refund, the parcel never arrived'],
+      inputs_schema: { type: 'object', properties: { charge: { type: 'string', examples: ['ch_Ab12Cd3E'] }, note: { type: 'string', examples: ['the parcel never arrived'] } } },
+      nodes: [
+        { id: 'get', params: { url: 'https://pay.example/v1/charges/{{inputs.charge}}' } },
+        { id: 'refund', params: { url: 'https://pay.example/v1/refunds', body: { charge: '{{nodes.get.output.id}}', amount: '{{nodes.get.output.amount}}' } } },
+      ],
+    };
+    expect(valueConflicts(refund, 'Give ch_Ww40Jj8N a partial refund of 1500; parcel got lost in transit')).toEqual([{ task: '1500', node: '', param: '', plan: '' }]);
+    expect(valueConflicts(refund, 'Refund ch_Ww40Jj8N in full, the customer waited 14 days')).toEqual([]);
+    const rollback = {
+      intent: 'revert',
+      examples: ['orders-svc is broken in production, revert it to revision 7'],
+      inputs_schema: { type: 'object', properties: { service: { type: 'string', examples: ['orders-svc'] } } },
+      nodes: [{ id: 'undo', params: { cmd: 'kubectl -n apps-prd rollout undo deployment/{{inputs.service}} --to-revision=7 --replicas=3' } }],
+    };
+    expect(valueConflicts(rollback, 'billing-api is broken too, revert it to revision 9')).toEqual([{ task: '9', node: '', param: '', plan: '' }]);
+    expect(valueConflicts(rollback, 'revert billing-api to revision 7 with 4 replicas')).toEqual([{ task: '4', node: '', param: '', plan: '' }]);
+    // A number of time, or one an input takes, is no such number.
+    expect(valueConflicts(rollback, 'revert billing-api within 10 minutes')).toEqual([]);
+    const numbered = { ...rollback, inputs_schema: { type: 'object', properties: { ...rollback.inputs_schema.properties, revision: { type: 'integer', examples: [7] } } } };
+    expect(valueConflicts(numbered, 'revert billing-api to revision 9')).toEqual([]);
+    expect(holdReason({ value_conflict: valueConflicts(refund, 'partial refund of 1500 on ch_Ww40Jj8N') })).toBe('the task names 1500, and the plan takes no input for it');
+  });
+
   it('lists at most MAX_VALUE_CONFLICTS of a big plan that repeats a param in every node', () => {
     const nodes = Array.from({ length: 500 }, (_, i) => ({ id: `n${i}`, params: { namespace: 'payments', format: 'csv' } }));
     const conflicts = valueConflicts({ ...reportPlan, nodes }, 'restart the billing workers on w-9 in the risk namespace as a PDF');
