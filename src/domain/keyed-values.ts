@@ -140,7 +140,9 @@ function besideName(words: Words, nameWords: readonly string[]): Beside[] {
     // words may come between ("timeout of 900", "timeout set to 900").
     const leadsTo = (j: number) => words.lower.slice(i + 1, j).every((lead, k) => NUMBER_LEADS.has(lead) && !ends(i + 1 + k));
     const number = [i + 1, i + 2, i + 3].find((j) => /\d/.test(words.bare[j] ?? '') && leadsTo(j) && !ends(i));
-    const keyValue = /:$/.test(words.raw[i]!) || ((first === 0 || ends(first - 1)) && ends(i + 1));
+    // "namespace: risk", ", namespace risk", and "with reason fraudulent" at a clause's end.
+    const clauseStart = first === 0 || ends(first - 1) || WITH.has(words.lower[first - 1]!);
+    const keyValue = /:$/.test(words.raw[i]!) || (clauseStart && ends(i + 1));
     const after = number !== undefined ? [number] : keyValue && i + 1 < words.raw.length ? [i + 1] : [];
     // A number with its unit is one value: "a 2 hour timeout", "timeout of 30 minutes".
     const quantity = (j: number) => {
@@ -151,6 +153,9 @@ function besideName(words: Words, nameWords: readonly string[]): Beside[] {
     return [...before.map((j) => ({ word: quantity(j), before: true })), ...after.map((j) => ({ word: quantity(j), before: false }))];
   })];
 }
+
+/** Words that give a setting by its name: "with reason fraudulent", "using strategy canary". */
+const WITH = new Set(['with', 'using']);
 
 /** Units of time as tasks and param names write them, in seconds ("m" is minutes: a duration's months are spelt out). */
 const TIME_UNITS: ReadonlyArray<[RegExp, number]> = [

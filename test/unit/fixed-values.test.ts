@@ -280,6 +280,10 @@ describe('a value the plan keeps fixed', () => {
     };
     expect(valueConflicts(refund, 'Give ch_Ww40Jj8N a partial refund of 1500; parcel got lost in transit')).toEqual([{ task: '1500', node: '', param: '', plan: '' }]);
     expect(valueConflicts(refund, 'Refund ch_Ww40Jj8N in full, the customer waited 14 days')).toEqual([]);
+    const reasoned = { ...refund, nodes: [refund.nodes[0]!, { id: 'refund', params: { ...refund.nodes[1]!.params, reason: 'requested_by_customer' } }] };
+    expect(valueConflicts(reasoned, 'Give ch_Ww40Jj8N a full refund with reason fraudulent; parcel got lost in transit')).toEqual([
+      { task: 'fraudulent', node: 'refund', param: 'reason', plan: 'requested_by_customer' },
+    ]);
     const rollback = {
       intent: 'revert',
       examples: ['orders-svc is broken in production, revert it to revision 7'],
