@@ -98,7 +98,8 @@ export function traceDataFlow(nodes: readonly TracedNode[]): DataFlow {
       produced.set(key, [...(produced.get(key) ?? []), { node: i, path: leaf.path }]);
       // A number is found inside a longer string by its digits (`/issues/4521/labels`, `lat=48.85`);
       // short ones (a count of 12) stand in too many texts by coincidence, though one of two or
-      // three digits that is a whole segment of a URL path (`/issues/812/labels`) names what it returned.
+      // three digits that is a whole segment of a URL path (`/issues/812/labels`) or a reference
+      // (`#88` in "New issue acme/api#88") names what it returned.
       const text = String(leaf.value);
       if (typeof leaf.value === 'string' || text.length >= MIN_NUMBER_TEXT) producedStrings[i]!.push({ value: text, path: leaf.path });
       else if (text.length >= MIN_SEGMENT_NUMBER_TEXT) producedStrings[i]!.push({ value: text, path: leaf.path, segment: true });
@@ -226,7 +227,7 @@ const MIN_NUMBER_TEXT = 4;
 /** Fewest characters of a number's decimal text for it to be traced as a whole URL path segment. */
 const MIN_SEGMENT_NUMBER_TEXT = 2;
 
-/** A string (or a number's text) a node returned, to be found inside later args; `segment`: only as a whole URL path segment. */
+/** A string (or a number's text) a node returned, to be found inside later args; `segment`: only as a whole URL path segment or a `#` reference. */
 interface ProducedString {
   value: string;
   path: JsonPath;
@@ -289,7 +290,7 @@ function interpolate(
     for (let start = text.indexOf(value); start >= 0; start = text.indexOf(value, start + 1)) {
       const end = start + value.length;
       if (!aloneAt(text, start, value) || spans.some((s) => start < s.end && s.start < end)) continue;
-      if (segments.has(value) && !isPathSegment(text, start, value)) continue;
+      if (segments.has(value) && !isPathSegment(text, start, value) && text[start - 1] !== '#') continue;
       spans.push({ start, end, ref: outputRef(nodes[producer.node]!.id, producer.path) });
       link(producer);
     }

@@ -51,14 +51,15 @@ describe('value provenance', () => {
     expect(flow.edges).toEqual([{ from: 'create', to: 'label', kind: 'data' }]);
   });
 
-  it('finds a number of 3 digits only as a whole segment of a URL path', () => {
+  it('finds a number of 2 or 3 digits only as a whole segment of a URL path or a # reference', () => {
     const flow = trace([
       { id: 'create', result: { number: 812 } },
-      { id: 'label', args: { url: 'https://api.example/issues/812/labels', note: 'opened #812', page: 'https://api.example/list?page=812', file: '/tmp/812/x' }, depends_on: ['create'] },
+      { id: 'label', args: { url: 'https://api.example/issues/812/labels', note: 'opened #812', count: 'opened 812 today', page: 'https://api.example/list?page=812', file: '/tmp/812/x' }, depends_on: ['create'] },
     ]);
     expect(flow.params.get('label')).toEqual({
       url: 'https://api.example/issues/{{nodes.create.output.number}}/labels',
-      note: 'opened #812',
+      note: 'opened #{{nodes.create.output.number}}',
+      count: 'opened 812 today',
       page: 'https://api.example/list?page=812',
       file: '/tmp/812/x',
     });
