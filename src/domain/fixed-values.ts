@@ -38,6 +38,7 @@ import { planPhrasings } from './phrasing-template';
 import { TEMPLATE } from './refs';
 import { wordedConflicts } from './worded-values';
 import { embeddedConflicts } from './embedded-values';
+import { numbersNowhereTaken, paramWords } from './unread-numbers';
 
 export { valueKind } from './value-kinds';
 
@@ -242,19 +243,9 @@ function unreachableMail(plan: FixedValuePlan, words: Words): ValueConflict[] {
   });
 }
 
-/** Words after a number that make it a quantity of time, money or rate ("for 10 minutes", "5 euros", "8%"), context more than a setting. */
-const UNITS = new Set('s sec secs second seconds ms min mins minute minutes h hr hrs hour hours day days week weeks month months year years % percent eur euro euros usd dollars gbp times x req'.split(' '));
-/** Words between a number and what it is the number of ("a refund of 1500", "revert to revision 9"). */
-const LINKS = new Set(['of', 'to', 'at', 'by', 'the', 'a', 'an', 'only', 'up', 'down', 'just', 'exactly']);
-
 /**
- * A number the task gives for something the plan does but has nowhere to take: no input reads it
- * off the task, no fixed param or phrasing holds it, and a word beside it (links aside) is one the
- * plan's params say ("a partial refund of 1500" against a plan refunding the amount its lookup
- * returned, `…/refunds`; "to revision 9" against a fixed `--to-revision=7`; "to 4 replicas").
- * Run, the plan would do it with another amount or revision. A number inside a longer token
- * (`#512`, `v2`, `2025-11-03`) or of time, money or rate ("for 10 minutes") is not read, nor any
- * number when an input of the plan takes whole numbers.
+ * A number the task gives for something the plan does but has nowhere to take (unread-numbers.ts):
+ * unless an input takes whole numbers or anything at all.
  */
 function unreadNumbers(plan: FixedValuePlan, fixed: readonly FixedParam[], words: Words, read: ReadonlyArray<string | number>): ValueConflict[] {
   // An input that takes numbers may take this one too, worded otherwise than its phrasings ("amount 60").
@@ -267,31 +258,8 @@ function unreadNumbers(plan: FixedValuePlan, fixed: readonly FixedParam[], words
     ...fixed.flatMap((f) => String(f.value).match(/\d+/g) ?? []),
     ...[plan.intent, ...planPhrasings(plan)].flatMap((text) => text.match(/\d+/g) ?? []),
   ]);
-  const said = paramWords(plan);
-  const telling = (i: number, step: number) => {
-    let j = i + step;
-    while (LINKS.has(words.lower[j] ?? '')) j += step;
-    const word = words.bare[j]?.toLowerCase() ?? '';
-    return word.length > 2 && [...said].some((w) => w === word || (Math.min(w.length, word.length) >= 5 && (w.startsWith(word) || word.startsWith(w))));
-  };
-  return uniqueWords(words).flatMap((word) => {
-    if (!/^\d+$/.test(word) || held.has(word) || held.has(String(Number(word)))) return [];
-    const at = words.at.get(word)!.filter((i) => !UNITS.has(words.lower[i + 1] ?? '') && (telling(i, -1) || telling(i, 1)));
-    return at.length > 0 ? [{ task: word, node: '', param: '', plan: '' }] : [];
-  });
-}
-
-/** The words of a plan's params: their keys, the words of their text and of the outputs they read (`{{nodes.lookup.output.body.amount}}` → amount). */
-function paramWords(plan: FixedValuePlan): Set<string> {
-  const words = new Set<string>();
-  const add = (text: string) => {
-    for (const w of text.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^\p{L}]+/u)) if (w.length > 2) words.add(w);
-  };
-  for (const node of plan.nodes) for (const leaf of scalarLeaves(node.params, '')) {
-    add(leaf.path);
-    if (typeof leaf.value === 'string') add(leaf.value.replace(/\{\{\s*(?:inputs|run)\.[^}]*\}\}/g, ' '));
-  }
-  return words;
+  const params = plan.nodes.flatMap((node) => scalarLeaves(node.params, ''));
+  return numbersNowhereTaken(words, held, paramWords(params)).map((task) => ({ task, node: '', param: '', plan: '' }));
 }
 
 /** Verbs that send something to an address. */
