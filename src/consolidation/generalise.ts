@@ -255,7 +255,13 @@ export function antiUnify(plan: PlanGraphPayload, original: PlanGraphPayload): P
  * ones, or whose plan name the twin already uses otherwise, keeps its name.
  */
 function withPlanInputNames(plan: PlanGraphPayload, twin: PlanGraphPayload): PlanGraphPayload {
+  /** The plan's name for each twin input, null where the twin reads it where the plan reads different ones. */
   const names = new Map<string, string | null>();
+  const record = (planName: string | undefined, twinName: string | undefined) => {
+    if (!planName || !twinName) return;
+    const known = names.get(twinName);
+    names.set(twinName, known === undefined || known === planName ? planName : null);
+  };
   const pairs = twinNodes(plan, twin);
   for (const node of plan.nodes) {
     const twinParams = pairs.get(node.id);
@@ -264,11 +270,6 @@ function withPlanInputNames(plan: PlanGraphPayload, twin: PlanGraphPayload): Pla
     for (const leaf of leaves(node.params)) {
       const other = theirs.get(JSON.stringify(leaf.path));
       if (typeof leaf.value !== 'string' || typeof other !== 'string') continue;
-      const record = (planName: string | undefined, twinName: string | undefined) => {
-        if (!planName || !twinName) return;
-        const known = names.get(twinName);
-        names.set(twinName, known === undefined || known === planName ? planName : null);
-      };
       // Where the twin's text fits the plan's, what stands in each input's place; else template by template.
       const fitted = fitTemplate(leaf.value, other);
       if (fitted) for (const [planName, value] of fitted) record(planName, TEMPLATE_ONLY.test(value) ? inputRefName(value) : undefined);
@@ -276,11 +277,12 @@ function withPlanInputNames(plan: PlanGraphPayload, twin: PlanGraphPayload): Pla
       if (!fitted && mine.length === their.length) mine.forEach((m, i) => record(inputRefName(m[0]), inputRefName(their[i]![0])));
     }
   }
-  const twinInputs = InputSet.from(twin.inputs_schema);
-  const moved = new Map([...names].filter((entry): entry is [string, string] => entry[1] !== null && entry[1] !== entry[0]));
-  // All at once (the twin's `cmd` may become `deploy` while its `cmd_2` becomes `cmd`), never onto a name the twin keeps.
-  const renames = new Map([...moved].filter(([, to]) => !twinInputs.has(to) || moved.has(to)));
-  if (renames.size === 0 || new Set(renames.values()).size !== renames.size) return twin;
+  // All at once (the twin's `cmd` may become `deploy` while its `cmd_2` becomes `cmd`), never two
+  // onto one name nor onto a name the twin keeps: then the twin is read as it is.
+  const renames = new Map([...names].filter((entry): entry is [string, string] => entry[1] !== null && entry[1] !== entry[0]));
+  const kept = InputSet.from(twin.inputs_schema).names().filter((name) => !renames.has(name));
+  const targets = [...renames.values()];
+  if (renames.size === 0 || new Set(targets).size !== targets.length || targets.some((to) => kept.includes(to))) return twin;
   const renamed = (name: string) => renames.get(name) ?? name;
   const rename = (value: unknown): unknown => {
     if (typeof value === 'string') return value.replace(TEMPLATE, (template) => (renames.has(inputRefName(template) ?? '') ? inputRef(renamed(inputRefName(template)!)) : template));
