@@ -4,10 +4,11 @@
  */
 import { validatePlanGraph, type PlanIssue } from '../domain/graph';
 import { CONSOLIDATED_TAG, type EpisodicPayload, type PlanEdge, type PlanGraphPayload, type PlanNode } from '../domain/records';
-import { taskInputs } from './task-inputs';
+import { taskInputs, taskStatement } from './task-inputs';
 import { traceDataFlow } from './provenance';
 import { runScopedTokens } from './run-tokens';
 import { jobName } from './job-words';
+import { wordsOf } from './step-reports';
 
 /** Fewest tool nodes an episode needs to become a plan: single calls and pairs are not worth one. */
 export const MIN_TOOL_NODES = 3;
@@ -36,9 +37,6 @@ const GENERIC_EVENT_WORDS = new Set(
     'request prompt query question instruction instructions goal task ask command intent new start started begin end done finish finished complete completed success failure failed error',
   ].flatMap((words) => words.split(' ')),
 );
-
-/** The words of an event kind or a note: `taskCompleted` → task, completed. */
-const wordsOf = (text: string) => text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
 
 /** Whether an event kind is only generic words (`user_request`, `Tool-Call`, `taskCompleted`), or none. */
 function isGenericEvent(kind: string): boolean {
@@ -141,7 +139,8 @@ export interface ConversionOptions {
  */
 export function planFromEpisode(episode: EpisodeShape, planId: string, now: string, options: ConversionOptions = {}): PlanGraphPayload {
   const generalise = options.generalise ?? true;
-  const flow = generalise ? traceDataFlow(episode.tool_graph) : undefined;
+  const statement = generalise ? taskStatement(episode) : undefined;
+  const flow = generalise ? traceDataFlow(episode.tool_graph, statement?.stated) : undefined;
   const nodes: PlanNode[] = episode.tool_graph.map((t) => ({ id: t.id, op: t.tool, params: flow?.params.get(t.id) ?? t.args, guards: {} }));
   const edges: PlanEdge[] =
     flow?.edges ??
@@ -162,7 +161,7 @@ export function planFromEpisode(episode: EpisodeShape, planId: string, now: stri
     edges,
     metrics: { execution_count: 1, failure_rate: sample.failures, avg_latency_ms: sample.latency_ms ?? 0, last_executed_at: now },
   };
-  const learned = generalise ? runScopedTokens(taskInputs(plan, episode)) : plan;
+  const learned = generalise ? runScopedTokens(taskInputs(plan, episode, statement)) : plan;
   // An agent that never names its task by an event kind gets a name from the task's own words.
   const named = task && !eventIntent(episode) ? jobName(task, learned) : undefined;
   return named ? { ...learned, intent: named } : learned;

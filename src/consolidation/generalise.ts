@@ -222,6 +222,13 @@ export function antiUnify(plan: PlanGraphPayload, original: PlanGraphPayload): P
     } else if (isTemplate(mid) && withoutTemplates(mid) === withoutTemplates(twinMid)) {
       const twinInput = inputRefName(twinMid);
       if (midInput && inputs.has(midInput) && twinInput) pool(midInput, twinInputs.examples(twinInput));
+      // The twin's task stated what the plan read off an earlier result (a partial refund's amount
+      // beside the looked-up price): run as read, a task stating another would be done otherwise.
+      if (!midInput && twinInput && mid === mine && twinMid === theirs) {
+        const name = newInput(twinInput, twinInputs.examples(twinInput), [mine, theirs]);
+        replacedReference.add(name);
+        return inputRef(name);
+      }
       return mine;
     }
     const values = [...(isTemplate(mine) ? [] : [mine]), ...observed(theirs)];

@@ -85,8 +85,13 @@ const isShortWord = (value: unknown): value is string => typeof value === 'strin
  * produced the value, the nearest ancestor wins, then the shortest result path, then the
  * earlier node (for time-ordered producers: the most recent one). Each producer → consumer pair
  * gets one `data` edge, which replaces a `control` edge between the same pair.
+ *
+ * A whole value the task states (`stated`) is traced only when a call it came back from was given
+ * it (a lookup by that order id or name, echoing it): else the result holding it too is the
+ * record as it stood (the order's old city, the account's usual currency), and the user's word is
+ * what a run for another task must take (task-inputs.ts makes it an input).
  */
-export function traceDataFlow(nodes: readonly TracedNode[]): DataFlow {
+export function traceDataFlow(nodes: readonly TracedNode[], stated: (value: string | number) => boolean = () => false): DataFlow {
   const index = new Map(nodes.map((n, i) => [n.id, i]));
   const produced = new Map<string, Producer[]>();
   const producedStrings: Array<Array<ProducedString>> = nodes.map(() => []);
@@ -131,6 +136,9 @@ export function traceDataFlow(nodes: readonly TracedNode[]): DataFlow {
       if (d !== undefined && d !== i) successors[d]!.add(i);
     }
   });
+  /** Whether a stated value some calls returned reached their results by coincidence: none was given it. */
+  const coincidental = (value: string | number, producers: readonly Producer[]) =>
+    producers.length > 0 && stated(value) && !producers.some((p) => leaves(nodes[p.node]!.args).some((l) => l.value === value || (typeof l.value === 'string' && firstAlone(l.value, String(value)) >= 0)));
   const dataPairs = new Set<string>();
   const dataEdges: PlanEdge[] = [];
   const params = new Map<string, Record<string, unknown>>();
@@ -177,14 +185,16 @@ export function traceDataFlow(nodes: readonly TracedNode[]): DataFlow {
     for (const leaf of leaves(args)) {
       if (isShortWord(leaf.value)) {
         const from = (producedWords.get(leaf.value) ?? []).filter((p) => p.node !== c && ancestors.has(p.node));
-        if (from.length === 1) {
+        if (from.length === 1 && !coincidental(leaf.value, from)) {
           link(from[0]!);
           args = withLeaf(args, leaf.path, outputRef(nodes[from[0]!.node]!.id, from[0]!.path)) as Record<string, unknown>;
         }
         continue;
       }
       if (!isTraceable(leaf.value) || isTemplate(leaf.value)) continue;
-      const whole = best(produced.get(valueKey(leaf.value)) ?? []);
+      const producers = produced.get(valueKey(leaf.value)) ?? [];
+      if (coincidental(leaf.value, producers.filter((p) => rank(p) !== undefined))) continue;
+      const whole = best(producers);
       if (whole) {
         link(whole);
         args = withLeaf(args, leaf.path, outputRef(nodes[whole.node]!.id, whole.path)) as Record<string, unknown>;

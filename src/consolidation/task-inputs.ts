@@ -7,10 +7,38 @@ import { contentWords, ENGLISH_STOP_WORDS, sharesStem } from '../domain/content-
 import type { EpisodicPayload, PlanGraphPayload } from '../domain/records';
 import { inputRef, InputSet, isGenericKey, keyHint, middleHint } from './input-schema';
 import { isPlainObject, isTemplate, isTraceable, leaves, withLeaf, type JsonPath } from './json-leaves';
+import { stepReports, wordsOf } from './step-reports';
 import { firstAlone, isInputToken, isNameWord, queryValueInterpolator, statedIn, tokenInterpolator, valueTokens, wordFor } from './stated-tokens';
 
 type Params = Record<string, unknown>;
 type TaskShape = Pick<EpisodicPayload, 'timeline' | 'environment' | 'tool_graph'>;
+
+/** What an episode's task says: the summaries of the user's side, and whether it states a value. */
+export interface TaskStatement {
+  summaries: string;
+  /** Whether the task states a value (in a summary, or as a value of `environment`), the name of a result field and the action it asks for aside. */
+  stated: (value: string | number) => boolean;
+}
+
+/** What an episode's task says; undefined when nothing states it. */
+export function taskStatement(episode: TaskShape): TaskStatement | undefined {
+  const reports = stepReports(episode.timeline);
+  const summaries = episode.timeline
+    .filter((e, i) => statesTheTask(e.event_kind) && !reports.has(i))
+    .map((e) => e.summary ?? '')
+    .filter(Boolean)
+    .join('\n');
+  const environment = new Set(leaves(episode.environment ?? {}).map((l) => `${typeof l.value}:${l.value}`));
+  if (!summaries && environment.size === 0) return undefined;
+  const inText = statedIn(summaries);
+  const fields = fieldNames(episode.tool_graph.map((call) => call.result));
+  // The action a task asks for is what the plan does, not a value its callers vary: "restart the
+  // billing workers" with `action: "restart"` keeps the arg (action-words.ts).
+  const actions = new Set(episode.timeline.flatMap((event) => leadingAction(event.summary ?? '')?.word ?? []));
+  const stated = (value: string | number) =>
+    !fields.has(value) && !(typeof value === 'string' && actions.has(value.toLowerCase())) && (environment.has(`${typeof value}:${value}`) || inText(value));
+  return { summaries, stated };
+}
 
 /**
  * Turns every literal arg whose value the task itself states (inside a timeline summary, or as
@@ -19,21 +47,9 @@ type TaskShape = Pick<EpisodicPayload, 'timeline' | 'environment' | 'tool_graph'
  * place (stated-tokens.ts).
  * The same value in several places becomes one input.
  */
-export function taskInputs(plan: PlanGraphPayload, episode: TaskShape): PlanGraphPayload {
-  const summaries = episode.timeline
-    .filter((e) => statesTheTask(e.event_kind))
-    .map((e) => e.summary ?? '')
-    .filter(Boolean)
-    .join('\n');
-  const environment = new Set(leaves(episode.environment ?? {}).map((l) => `${typeof l.value}:${l.value}`));
-  if (!summaries && environment.size === 0) return plan;
-  const inText = statedIn(summaries);
-  const fields = fieldNames(episode.tool_graph.map((call) => call.result));
-  // The action a task asks for is what the plan does, not a value its callers vary: "restart the
-  // billing workers" with `action: "restart"` keeps the arg (action-words.ts).
-  const actions = new Set(episode.timeline.flatMap((event) => leadingAction(event.summary ?? '')?.word ?? []));
-  const stated = (value: string | number) =>
-    !fields.has(value) && !(typeof value === 'string' && actions.has(value.toLowerCase())) && (environment.has(`${typeof value}:${value}`) || inText(value));
+export function taskInputs(plan: PlanGraphPayload, episode: TaskShape, statement = taskStatement(episode)): PlanGraphPayload {
+  if (!statement) return plan;
+  const { summaries, stated } = statement;
 
   const inputs = InputSet.from(plan.inputs_schema);
   const byValue = new Map<string, string>();
@@ -116,10 +132,11 @@ const AGENT_SIDE = new Set('tool tools assistant agent ai model system function 
 /**
  * Whether an event's summary may state the task's values: not one of the agent's own turns or its
  * tools' (a `tool_call` summary "http_request POST https://…/refunds" is what the agent did, and its
- * URL is no value a caller sends), unless the user's side logged it.
+ * URL is no value a caller sends), unless the user's side logged it. Steps the agent reported
+ * ("Posted to #deal-desk") are left out by their place in the timeline (step-reports.ts).
  */
 function statesTheTask(kind: string): boolean {
-  const words = kind.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  const words = wordsOf(kind);
   return words.some((w) => USER_SIDE.has(w)) || !words.some((w) => AGENT_SIDE.has(w));
 }
 

@@ -41,7 +41,7 @@ const ACTION_CLASSES: Record<string, readonly string[]> = {
   restore: ['restore', 'recover', 'bring back'],
   refund: ['refund', 'reimburse'],
   merge: ['merge', 'squash', 'rebase'],
-  send: ['send', 'post', 'notify', 'email', 'message', 'announce', 'broadcast', 'tell'],
+  send: ['send', 'post', 'notify', 'email', 'mail', 'message', 'announce', 'broadcast', 'tell'],
   approve: ['approve', 'accept'],
   reject: ['reject', 'deny', 'decline'],
   lock: ['lock'],
@@ -129,10 +129,12 @@ export function leadingAction(text: string): ActionWord | undefined {
 
 /** The task's verb and the actions the plan is known to do, when the two disagree. */
 export interface ActionConflict {
-  /** The task's leading verb. */
+  /** The task's leading verb, or the verb of a further request (`also`). */
   task: string;
   /** The classed verbs the plan's name, examples and learned aliases lead with. */
   plan: string[];
+  /** The verb asks for something after the task's first request ("… and email it"), which nothing says the plan does. */
+  also?: boolean;
 }
 
 /**
@@ -195,8 +197,34 @@ function trailingAction(name: string): ActionWord | undefined {
   return found && !others.some((word) => classed(word) || ACTION_NOUNS.has(word)) ? found : undefined;
 }
 
+/** Where a task asks for more after its first request: "… and email it", "…, then upload it", "… . Then post it". */
+const FURTHER = /,?\s+(?:and|then)\s+|[.;!?]\s+(?=then\b)/i;
+/** Actions another one does as a part: a rotation makes the new and revokes the old, a restart stops and starts, a backup uploads its copy. */
+const PARTS: Readonly<Record<string, readonly string[]>> = { rotate: ['start', 'stop', 'remove'], restart: ['stop', 'start'], backup: ['import', 'deploy'] };
+
+/**
+ * A further action a task asks for ("… and email it to the CFO", "Then upload it to s3://…") that
+ * no word of the plan (`planWords`: its names, description, node ids and ops) is of the class of, so
+ * that, run, it would do the first request and silently leave this one out. Reading (check, show,
+ * list) leaves nothing undone that a run's result does not show.
+ */
+export function furtherActionConflict(task: string, planWords: readonly string[]): ActionConflict | undefined {
+  const known = new Set(
+    planWords.flatMap((text) => {
+      const words = documentWords(text).toLowerCase().split(' ').filter(Boolean);
+      return words.flatMap((word, i) => [classed(word)?.action, words[i + 1] ? classed(`${word} ${words[i + 1]}`)?.action : undefined]);
+    }).flatMap((action) => (action ? [action, ...(PARTS[action] ?? [])] : [])),
+  );
+  for (const request of task.split(FURTHER).slice(1)) {
+    const asked = leadingAction(request);
+    if (asked && !asked.negated && asked.action !== 'read' && !known.has(asked.action)) return { task: asked.word, plan: [], also: true };
+  }
+  return undefined;
+}
+
 /** A conflict in words, for messages: what the task asks and what the plan does instead. */
 export function describeConflict(conflict: ActionConflict): string {
+  if (conflict.also) return `the task also asks to "${conflict.task}", which nothing says the best match does`;
   const does = conflict.plan.length > 0 ? `, and the best match does "${conflict.plan.join('", "')}"` : '';
   if (conflict.task.startsWith('not ')) return `the task says "${conflict.task}"${does}`;
   if (conflict.plan.length === 0) return `the task asks to "${conflict.task}", which cannot be taken back, and the best match is not known to do it`;

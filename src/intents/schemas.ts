@@ -46,7 +46,7 @@ export const selectionSchema = z.object({
   /** How the confidence was computed: calibrated P(top plan is right), or the membrane formula. */
   mode: z.enum(SELECTION_MODES).optional(),
   /** The task's verb and what the top plan does instead, when that held the run back. */
-  action_conflict: z.object({ task: z.string(), plan: z.array(z.string()) }).optional(),
+  action_conflict: z.object({ task: z.string(), plan: z.array(z.string()), also: z.boolean().optional() }).optional(),
   /** Values the task names where the top plan keeps its own (node, param), when that held the run back. */
   value_conflict: z.array(z.object({ task: z.string(), node: z.string(), param: z.string(), plan: z.string() })).optional(),
 });

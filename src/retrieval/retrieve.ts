@@ -14,7 +14,7 @@ import { contentWords } from '../domain/content-words';
 import { aliasMatch, exactCoverage } from '../domain/alias-match';
 import { phrasingTemplates, templateMatch, type PhrasingTemplates } from '../domain/phrasing-template';
 import { wordsOf } from '../domain/input-suggestions';
-import { actionConflict, planActionNames } from '../domain/action-words';
+import { actionConflict, furtherActionConflict, planActionNames } from '../domain/action-words';
 import { valueConflicts } from '../domain/fixed-values';
 import { calibratedScoreRecord, MEMBRANE_THRESHOLD, scoreRecord, select, type ScoreSignals, type Selection } from '../domain/scoring';
 import {
@@ -291,7 +291,8 @@ export function createRetriever(options: RetrieverOptions) {
 function withGates(selection: Selection, task: string, top: MemoryRecord | undefined, rows: readonly CandidateRow[]): Selection {
   if (selection.needs_more || top?.payload.kind !== 'plan_graph') return selection;
   const aliases = rows.find((row) => row.id === top.id)?.aliases ?? [];
-  const conflict = actionConflict(task, planActionNames(top.payload, aliases));
+  const names = planActionNames(top.payload, aliases);
+  const conflict = actionConflict(task, names) ?? furtherActionConflict(task, [...names, top.payload.description ?? '', ...top.payload.nodes.map((node) => `${node.id} ${node.op}`)]);
   if (conflict) return { ...selection, needs_more: true, action_conflict: conflict };
   const fixed = valueConflicts(top.payload, task);
   return fixed.length > 0 ? { ...selection, needs_more: true, value_conflict: fixed } : selection;

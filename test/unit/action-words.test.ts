@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actionConflict, describeConflict, leadingAction, planActionNames } from '../../src/domain/action-words';
+import { actionConflict, describeConflict, furtherActionConflict, leadingAction, planActionNames } from '../../src/domain/action-words';
 
 describe('the action a task asks for', () => {
   it('is its leading verb, past lead-ins, phrasal verbs and endings', () => {
@@ -96,6 +96,30 @@ describe('a forbidden action', () => {
     expect(actionConflict('silence the quokka roster', ['notify_quokka_roster'])?.task).toBe('silence');
     expect(actionConflict('tell me the health status of payments', ['show_health_status'])).toBeUndefined();
     expect(actionConflict('resume the nightly cron job', ['enable_nightly_cron_job'])).toBeUndefined();
+  });
+});
+
+describe('a further action the task asks for', () => {
+  const revenue = ['revenue_by_region', 'Revenue for EMEA in week 2026-W44', 'sql_query', 'python', 'write_file'];
+
+  it('holds a request joined by "and" or "then" that no word of the plan is of the class of', () => {
+    expect(furtherActionConflict('What was revenue in EMEA for week 2026-W45? Then email it to cfo@acme.example', revenue)).toEqual({ task: 'email', plan: [], also: true });
+    expect(furtherActionConflict('Export sign-ups since 2026-11-01 to CSV and upload it to s3://exports/', ['export_sign_ups', 'sql_query'])).toMatchObject({ task: 'upload' });
+    expect(furtherActionConflict('Move the Globex deal to Closed Won, then create an invoice', ['deal_found', 'crm_update_deal', 'slack_post'])).toMatchObject({ task: 'create' });
+  });
+
+  it('lets through what the plan’s names, description or ops say it does, reading, and parts of its action', () => {
+    expect(furtherActionConflict('Revenue for APAC in week 2026-W45 and email it to dana@acme.example', [...revenue, 'send_email'])).toBeUndefined();
+    expect(furtherActionConflict('Summarize PR 12 and post it to #eng', ['summarize_pr', 'Summarize PR 7 and post it to #eng'])).toBeUndefined();
+    expect(furtherActionConflict('Restart the billing workers, then check they are healthy', ['restart_billing_workers'])).toBeUndefined();
+    expect(furtherActionConflict('issue a new stripe key and kill the old one', ['rotate_api_keys'])).toBeUndefined();
+    // A clause that is no further request: a comma alone, or a word after "and" that is no classed verb.
+    expect(furtherActionConflict('the warehouse is missing numbers, start the batch load', ['run_nightly_etl'])).toBeUndefined();
+    expect(furtherActionConflict('Refund order A-1042 and its shipping', ['refund_order'])).toBeUndefined();
+  });
+
+  it('says what else the task asks', () => {
+    expect(describeConflict({ task: 'email', plan: [], also: true })).toBe('the task also asks to "email", which nothing says the best match does');
   });
 });
 

@@ -125,6 +125,46 @@ describe('inputs from the task text', () => {
     expect(plan.inputs_schema).toMatchObject({ required: ['customer'] });
   });
 
+  it("takes a value the task states from the task when a result holds it by coincidence, and from the lookup that echoes it", () => {
+    const episode = episodicPayloadSchema.parse({
+      kind: 'episodic',
+      timeline: [{ t: 1, event_kind: 'user_message', summary: 'Ship order A-12001 to Kastanienallee 12, Berlin' }],
+      tool_graph: [
+        { id: 'get', tool: 'shop_get_order', args: { order_id: 'A-12001' }, result: { order_id: 'A-12001', address: { line1: 'Torstr. 3', city: 'Berlin' } } },
+        { id: 'update', tool: 'shop_update_address', args: { order_id: 'A-12001', line1: 'Kastanienallee 12', city: 'Berlin' }, depends_on: ['get'] },
+        { id: 'reply', tool: 'helpdesk_reply', args: { body: 'Done' }, depends_on: ['update'] },
+      ],
+      outcome: 'success',
+    });
+    const plan = planFromEpisode(episode, 'p', NOW);
+    // The order's city before the move is no source of the new one; its id came back from the lookup by it.
+    expect(plan.nodes[1]!.params).toEqual({ order_id: '{{nodes.get.output.order_id}}', line1: '{{inputs.line1}}', city: '{{inputs.city}}' });
+    expect(plan.inputs_schema).toMatchObject({ required: ['city', 'line1', 'order_id'] });
+  });
+
+  it('states no value in the steps an agent reported once its task was given, but in the trigger that gave it', () => {
+    const episode = (timeline: Array<{ event_kind: string; summary: string }>) =>
+      episodicPayloadSchema.parse({
+        kind: 'episodic',
+        timeline: timeline.map((event, t) => ({ t, ...event })),
+        tool_graph: [
+          { id: 'find', tool: 'crm_find_deal', args: { account: 'Acme Corp' }, result: { deal_id: 'D-58812' } },
+          { id: 'move', tool: 'crm_update_deal', args: { deal_id: 'D-58812', stage: 'Negotiation' }, depends_on: ['find'] },
+          { id: 'post', tool: 'slack_post', args: { channel: '#deal-desk', text: 'D-58812 moved' }, depends_on: ['move'] },
+        ],
+        outcome: 'success',
+      });
+    const given = { event_kind: 'user_request', summary: 'Move the Acme Corp deal to Negotiation' };
+    const reported = planFromEpisode(episode([given, { event_kind: 'slack_posted', summary: 'Posted to #deal-desk' }]), 'p', NOW);
+    expect(reported.nodes[2]!.params).toMatchObject({ channel: '#deal-desk' });
+    expect(Object.keys((reported.inputs_schema as { properties: object }).properties).sort()).toEqual(['account', 'stage']);
+    // Before any task was given, a kind in the past tense is the trigger, and the user answering is the user's side.
+    const trigger = planFromEpisode(episode([{ event_kind: 'deal_move_requested', summary: 'Move the Acme Corp deal to Negotiation, post in #deal-desk' }]), 'p', NOW);
+    expect(trigger.nodes[2]!.params).toMatchObject({ channel: '{{inputs.channel}}' });
+    const answered = planFromEpisode(episode([given, { event_kind: 'user_replied', summary: 'and post it in #deal-desk' }]), 'p', NOW);
+    expect(answered.nodes[2]!.params).toMatchObject({ channel: '{{inputs.channel}}' });
+  });
+
   it('traces an output inside a longer string only at value edges: "restart" is not in "restarted"', () => {
     const episode = episodicPayloadSchema.parse({
       kind: 'episodic',
@@ -780,6 +820,30 @@ describe('anti-unification of strings holding references', () => {
     const a = planFromEpisode(mailEpisode('cust-1', 'Alice', 48213), 'p', NOW);
     const other = { ...a, nodes: a.nodes.map((n) => (n.id === 'compose' ? { ...n, params: { body: 'Hi {{nodes.lookup.output.email}}, your order 48213 has shipped.' } } : n)) };
     expect(body(antiUnify(a, other))).toBe(body(a));
+  });
+
+  it('makes an input of a value one twin read off a result and its twin’s task stated, whichever came first', () => {
+    const refund = (task: string, amount: number): EpisodicPayload =>
+      episodicPayloadSchema.parse({
+        kind: 'episodic',
+        timeline: [{ t: 1, event_kind: 'user_message', summary: task }],
+        tool_graph: [
+          { id: 'get', tool: 'shop_get_order', args: { order_id: 'A-61204' }, result: { order_id: 'A-61204', price: 89 } },
+          { id: 'refund', tool: 'shop_refund', args: { order_id: 'A-61204', amount }, depends_on: ['get'] },
+          { id: 'reply', tool: 'helpdesk_reply', args: { body: 'Refunded' }, depends_on: ['refund'] },
+        ],
+        outcome: 'success',
+      });
+    const full = planFromEpisode(refund('Refund order A-61204', 89), 'p', NOW);
+    const partial = planFromEpisode(refund('Give 15 back on order A-61204', 15), 'q', NOW);
+    expect(full.nodes[1]!.params.amount).toBe('{{nodes.get.output.price}}');
+    expect(partial.nodes[1]!.params.amount).toBe('{{inputs.amount}}');
+    for (const merged of [antiUnify(full, partial), antiUnify(partial, full)]) {
+      expect(merged.nodes[1]!.params.amount).toBe('{{inputs.amount}}');
+      // Required: no literal default stands for what the lookup would have read.
+      expect(merged.inputs_schema).toMatchObject({ properties: { amount: { examples: [15] } }, required: expect.arrayContaining(['amount']) });
+      expect((merged.inputs_schema as { properties: Record<string, object> }).properties.amount).not.toHaveProperty('default');
+    }
   });
 
   it('turns arrays of different lengths into an input', () => {

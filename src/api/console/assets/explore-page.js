@@ -18,9 +18,13 @@ function decision(selection) {
     ? fixed.length > 0
       ? `the task names ${fixed.join(' and ')}, and the plan takes no input for ${fixed.length > 1 ? 'them' : 'it'}`
       : `confidence ${confidence.toFixed(3)} is below the threshold ${threshold}`
-    : action_conflict.task.startsWith('not ')
-      ? `the task says “${action_conflict.task}”${action_conflict.plan.length > 0 ? `, and ${does}` : ''}`
-      : `the task asks to “${action_conflict.task}”, but ${does}`;
+    : action_conflict.also
+      ? `the task also asks to “${action_conflict.task}”, which nothing says the top plan does`
+      : action_conflict.task.startsWith('not ')
+        ? `the task says “${action_conflict.task}”${action_conflict.plan.length > 0 ? `, and ${does}` : ''}`
+        : action_conflict.plan.length === 0
+          ? `the task asks to “${action_conflict.task}”, which cannot be taken back, and the top plan is not known to do it`
+          : `the task asks to “${action_conflict.task}”, but ${does}`;
   return needs_more
     ? h('p', { class: 'decision more', id: 'decision', 'data-decision': 'needs_more' },
       `Needs more: ${why}. An intent without a plan_id is refused (422); pick a plan below or refine the task.`)
