@@ -199,7 +199,7 @@ export function traceDataFlow(nodes: readonly TracedNode[], stated: (value: stri
         link(whole);
         args = withLeaf(args, leaf.path, outputRef(nodes[whole.node]!.id, whole.path)) as Record<string, unknown>;
       } else if (typeof leaf.value === 'string') {
-        const rewritten = interpolate(leaf.value, producedStrings, best, link, nodes);
+        const rewritten = interpolate(leaf.value, producedStrings, best, link, nodes, (p) => ancestors.get(p.node) === 1);
         if (rewritten !== leaf.value) args = withLeaf(args, leaf.path, rewritten) as Record<string, unknown>;
       }
     }
@@ -275,7 +275,9 @@ function compareRanks(a: readonly number[], b: readonly number[]): number {
 /**
  * Rewrites produced strings found inside a longer string as interpolated references: longest
  * values first, each occurrence at value edges (an output `restart` is not in "restarted"; see
- * stated-tokens.ts) and not overlapping one already taken.
+ * stated-tokens.ts) and not overlapping one already taken. A number of 2 or 3 digits counts where
+ * it is a URL path segment or a `#` reference, and anywhere when a call the consumer depends on
+ * directly returned it (`churned = 187` in the code computing a rate from the count just queried).
  */
 function interpolate(
   text: string,
@@ -283,6 +285,7 @@ function interpolate(
   best: (candidates: readonly Producer[]) => Producer | undefined,
   link: (p: Producer) => void,
   nodes: readonly TracedNode[],
+  isDirect: (p: Producer) => boolean,
 ): string {
   const byValue = new Map<string, Producer[]>();
   const segments = new Set<string>();
@@ -300,7 +303,7 @@ function interpolate(
     for (let start = text.indexOf(value); start >= 0; start = text.indexOf(value, start + 1)) {
       const end = start + value.length;
       if (!aloneAt(text, start, value) || spans.some((s) => start < s.end && s.start < end)) continue;
-      if (segments.has(value) && !isPathSegment(text, start, value) && text[start - 1] !== '#') continue;
+      if (segments.has(value) && !isDirect(producer) && !isPathSegment(text, start, value) && text[start - 1] !== '#') continue;
       spans.push({ start, end, ref: outputRef(nodes[producer.node]!.id, producer.path) });
       link(producer);
     }

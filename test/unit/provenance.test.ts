@@ -39,7 +39,9 @@ describe('value provenance', () => {
   it('finds a number of 4+ characters inside a longer string by its digits, at value edges only', () => {
     const flow = trace([
       { id: 'create', result: { number: 4521, lat: 48.85, count: 12, year: 2025 } },
-      { id: 'label', args: { url: 'https://api.example/issues/4521/labels?lat=48.85', note: 'opened #4521: 12 items', when: '2025-12-01', id: 'x4521' }, depends_on: ['create'] },
+      // Two calls away: a short number is traced only from a call the consumer depends on directly.
+      { id: 'wait', depends_on: ['create'] },
+      { id: 'label', args: { url: 'https://api.example/issues/4521/labels?lat=48.85', note: 'opened #4521: 12 items', when: '2025-12-01', id: 'x4521' }, depends_on: ['wait'] },
     ]);
     expect(flow.params.get('label')).toEqual({
       url: 'https://api.example/issues/{{nodes.create.output.number}}/labels?lat={{nodes.create.output.lat}}',
@@ -48,13 +50,14 @@ describe('value provenance', () => {
       when: '2025-12-01',
       id: 'x4521',
     });
-    expect(flow.edges).toEqual([{ from: 'create', to: 'label', kind: 'data' }]);
+    expect(flow.edges).toContainEqual({ from: 'create', to: 'label', kind: 'data' });
   });
 
   it('finds a number of 2 or 3 digits only as a whole segment of a URL path or a # reference', () => {
     const flow = trace([
       { id: 'create', result: { number: 812 } },
-      { id: 'label', args: { url: 'https://api.example/issues/812/labels', note: 'opened #812', count: 'opened 812 today', page: 'https://api.example/list?page=812', file: '/tmp/812/x' }, depends_on: ['create'] },
+      { id: 'wait', depends_on: ['create'] },
+      { id: 'label', args: { url: 'https://api.example/issues/812/labels', note: 'opened #812', count: 'opened 812 today', page: 'https://api.example/list?page=812', file: '/tmp/812/x' }, depends_on: ['wait'] },
     ]);
     expect(flow.params.get('label')).toEqual({
       url: 'https://api.example/issues/{{nodes.create.output.number}}/labels',
@@ -63,6 +66,18 @@ describe('value provenance', () => {
       page: 'https://api.example/list?page=812',
       file: '/tmp/812/x',
     });
+  });
+
+  it('finds a number of 2 or 3 digits anywhere when the call the consumer depends on directly returned it', () => {
+    const flow = trace([
+      { id: 'active', result: { rows: [{ active_start: 2210 }] } },
+      { id: 'churned', result: { rows: [{ churned: 96 }] } },
+      { id: 'rate', args: { code: 'active = 2210\nchurned = 96\nprint(churned / active)' }, depends_on: ['active', 'churned'] },
+      { id: 'post', args: { text: 'churned: 96 of 2210' }, depends_on: ['rate'] },
+    ]);
+    expect(flow.params.get('rate')).toEqual({ code: 'active = {{nodes.active.output.rows.0.active_start}}\nchurned = {{nodes.churned.output.rows.0.churned}}\nprint(churned / active)' });
+    // Two calls away, a short number is as likely another count: only the 4-digit one is traced.
+    expect(flow.params.get('post')).toEqual({ text: 'churned: 96 of {{nodes.active.output.rows.0.active_start}}' });
   });
 
   it('takes a value produced twice from the nearest ancestor, then the shortest path', () => {
