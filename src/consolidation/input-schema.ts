@@ -208,10 +208,33 @@ const sameValueKey = (value: unknown) => JSON.stringify(typeof value === 'string
 export function middleHint(before: string, after: string, key: string): { hint: string; pattern?: string } {
   const pair = /([A-Za-z_][\w-]*)\s*=\s*['"]?$/.exec(before);
   if (pair) return { hint: pair[1]! };
+  const inSql = sqlHint(before);
+  if (inSql) return { hint: inSql };
   const collection = /[^/]\/([A-Za-z][A-Za-z_-]*[A-Za-z])\/$/.exec(before)?.[1];
   if (collection && collection.length > 3 && /s$/i.test(collection) && !/ss$/i.test(collection)) return { hint: singular(collection) };
   if (after.startsWith('@') && /(^|[\s:<,;])$/.test(before)) return { hint: `${key}_mailbox`, pattern: '^[^@\\s]+$' };
   return { hint: key };
+}
+
+/** Words that make a text before a value SQL. */
+const SQL_TEXT = /\b(?:select|update|delete|insert|where|refresh|vacuum|truncate)\b/i;
+
+/**
+ * Where a value stands in SQL: the column it is compared with (`created_at >= '…'` →
+ * `created_at_from`, `ended_at < '…'` → `ended_at_to`, `name ILIKE '%…'` → `name`), the rows
+ * after LIMIT, the table or view after FROM, JOIN, UPDATE, INTO or VIEW; undefined elsewhere.
+ */
+function sqlHint(before: string): string | undefined {
+  if (!SQL_TEXT.test(before)) return undefined;
+  const compared = /([A-Za-z_][\w.]*)\s*(>=?|<=?|<>|!=|\bi?like\b|\bin\s*\()\s*['"(%]*$/i.exec(before);
+  if (compared) {
+    const column = compared[1]!.split('.').at(-1)!;
+    const op = compared[2]!.toLowerCase();
+    return op.startsWith('>') ? `${column}_from` : op === '<' || op === '<=' ? `${column}_to` : column;
+  }
+  const word = /\b(limit|top|offset|from|join|update|into|table|view(?:\s+concurrently)?)\s+["'`]?$/i.exec(before)?.[1]?.toLowerCase();
+  if (!word) return undefined;
+  return word === 'top' ? 'limit' : word === 'limit' || word === 'offset' ? word : word.startsWith('view') ? 'view' : 'table';
 }
 
 /** A collection's member: `repos` → `repo`, `policies` → `policy`, `branches` → `branch`. */

@@ -752,6 +752,28 @@ describe('anti-unification of texts', () => {
   });
 });
 
+describe('inputs inside SQL', () => {
+  const topCustomers = (task: string, table: string, from: string, to: string, limit: number): EpisodicPayload =>
+    episodicPayloadSchema.parse({
+      kind: 'episodic',
+      timeline: [{ t: 1, event_kind: 'user_message', summary: task }],
+      tool_graph: [
+        { id: 'q', tool: 'sql_query', args: { sql: `SELECT name, SUM(total) AS spend FROM ${table} WHERE created_at >= '${from}' AND created_at < '${to}' GROUP BY name ORDER BY spend DESC LIMIT ${limit}` } },
+        { id: 'fmt', tool: 'python', args: { code: 'print(rows)' }, depends_on: ['q'] },
+        { id: 'save', tool: 'write_file', args: { path: 'reports/top.txt' }, depends_on: ['fmt'] },
+      ],
+      outcome: 'success',
+    });
+
+  it('names a value by where it stands in the statement: the column compared, the rows after LIMIT, the table after FROM', () => {
+    const a = planFromEpisode(topCustomers('Top 10 customers by spend for September', 'orders', '2026-09-01', '2026-10-01', 10), 'p', NOW);
+    const b = planFromEpisode(topCustomers('top 5 spenders in October please', 'orders_eu', '2026-10-01', '2026-11-01', 5), 'q', NOW);
+    expect(antiUnify(a, b).nodes[0]!.params.sql).toBe(
+      'SELECT name, SUM(total) AS spend FROM {{inputs.table}} WHERE created_at >= \'{{inputs.created_at_from}}\' AND created_at < \'{{inputs.created_at_to}}\' GROUP BY name ORDER BY spend DESC LIMIT {{inputs.limit}}',
+    );
+  });
+});
+
 describe('anti-unification of strings holding references', () => {
   /** Composes "Hi <name>, your order <N> has shipped." where <name> comes from the lookup. */
   const mailEpisode = (customer: string, name: string, order: number): EpisodicPayload =>
