@@ -33,8 +33,9 @@ export interface Job {
  */
 export const SAME_CALLS = 0.6;
 
-/** Most words a job name is made of. */
+/** Most words a job name is made of, and fewest when the task has them. */
 const NAME_WORDS = 3;
+const MIN_NAME_WORDS = 2;
 
 /** Words that ask, greet or muse rather than say what is asked ("please help me", "hi, could you", "I want to know whether"). */
 const ASKING = new Set(
@@ -57,8 +58,17 @@ function valueWords(plan: Pick<PlanGraphPayload, 'inputs_schema'>): Set<string> 
 function taskWords(task: string, values: ReadonlySet<string>, verb: string | undefined): string[] {
   const verbWords = new Set(verb?.split(' ') ?? []);
   return contentWords(task).filter(
-    (w) => w.length > 1 && !/\d/.test(w) && !values.has(w) && !ASKING.has(w) && !fillerOnly(w) && !verbWords.has(w),
+    (w) => w.length > 1 && !/\d/.test(w) && !values.has(w) && !ASKING.has(w) && !fillerOnly(w) && !verbWords.has(w) && !isProperName(task, w),
   );
+}
+
+/** Whether a task writes a word capitalised inside a sentence: a name ("with Marcus", "in Berlin on Thursday", "EMEA"), a value of this task. */
+function isProperName(task: string, word: string): boolean {
+  for (const match of task.matchAll(new RegExp(`(?<!\\p{L})${word}(?!\\p{L})`, 'giu'))) {
+    const before = task.slice(0, match.index).trimEnd();
+    if (match[0] !== word && before !== '' && !/[.!?:]$/.test(before)) return true;
+  }
+  return false;
 }
 
 /** Words a request starts with before what it asks for ("please", "could you", "hey, can we"). */
@@ -107,7 +117,8 @@ export function jobOf(plan: Pick<PlanGraphPayload, 'examples' | 'nodes' | 'edges
  * A name for the job one task states, `snake_case` like an event kind: its leading verb and first
  * words (`refund_order`, `show_weather`); undefined when it says nothing but values. A word a call
  * also says is most likely a value the calls use (`Deploy ledger to staging`, `-n staging`): it is
- * passed over while the verb or another word can name the job.
+ * passed over while the verb or other words can name the job, and without a verb, while two words
+ * of the task do.
  */
 export function jobName(task: string, plan: Pick<PlanGraphPayload, 'inputs_schema' | 'nodes'>): string | undefined {
   const action = leadingAction(task);
@@ -116,7 +127,12 @@ export function jobName(task: string, plan: Pick<PlanGraphPayload, 'inputs_schem
   const words = taskWords(task, valueWords(plan), action?.word);
   const called = argWords(plan.nodes.map((n) => n.params), new Set());
   const uncalled = words.filter((w) => !called.has(w));
-  const name = [...verb, ...(uncalled.length > 0 || verb.length > 0 ? uncalled : words)].slice(0, NAME_WORDS);
+  // Without a verb, one word says little ("many", "top"): the first words the calls hold fill it up
+  // to two, when the task writes them in lowercase ("rows", "customers"; "Paris" is a value).
+  const lowercase = (w: string) => new RegExp(`(?<!\\p{L})${w}(?!\\p{L})`, 'u').test(task);
+  const filler = new Set(verb.length > 0 ? [] : words.filter((w) => called.has(w) && lowercase(w)).slice(0, Math.max(0, MIN_NAME_WORDS - uncalled.length)));
+  const picked = verb.length === 0 && uncalled.length === 0 ? words : words.filter((w) => !called.has(w) || filler.has(w));
+  const name = [...verb, ...picked].slice(0, NAME_WORDS);
   return name.length > 0 ? name.join('_') : undefined;
 }
 

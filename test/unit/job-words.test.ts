@@ -36,7 +36,13 @@ describe('job words', () => {
     // A word a call says too is a value the calls use, unless nothing else names the job.
     const kubectl = (cmd: string) => ({ inputs_schema: {}, nodes: [{ id: 'a', op: 'bash', params: { cmd }, guards: {} }] });
     expect(jobName('Deploy ledger to staging', kubectl('kubectl apply -f deploy/ledger.yaml -n staging'))).toBe('deploy');
-    expect(jobName('weather in Paris', kubectl('curl https://weather.example/?q=Paris'))).toBe('weather_paris');
+    expect(jobName('weather in Paris', kubectl('curl https://weather.example/?q=Paris'))).toBe('weather');
+    // A name written capitalised inside the sentence is a value of this task; without a verb, words the calls hold fill a name of one word.
+    expect(jobName('Draft a reply to Marcus about the hiring plan', learned(''))).toBe('draft_reply_hiring');
+    expect(jobName('Weather for the Berlin trip on Thursday', learned(''))).toBe('weather_trip');
+    const sql = (text: string) => ({ inputs_schema: {}, nodes: [{ id: 'a', op: 'sql_query', params: { sql: text }, guards: {} }] });
+    expect(jobName('How many rows are in invoices?', sql('SELECT COUNT(*) AS rows FROM invoices'))).toBe('many_rows');
+    expect(jobName('How many rows are in Invoices?', { ...sql('SELECT 1'), nodes: [] })).toBe('many_rows');
   });
 
   it('tells jobs apart by what their calls say once the values the tasks state are left out', () => {
