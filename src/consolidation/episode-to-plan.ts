@@ -8,7 +8,7 @@ import { taskInputs, taskStatement } from './task-inputs';
 import { traceDataFlow } from './provenance';
 import { runScopedTokens } from './run-tokens';
 import { jobName } from './job-words';
-import { wordsOf } from './step-reports';
+import { stepReports, wordsOf } from './step-reports';
 
 /** Fewest tool nodes an episode needs to become a plan: single calls and pairs are not worth one. */
 export const MIN_TOOL_NODES = 3;
@@ -59,18 +59,29 @@ function statesTask(event: EpisodicPayload['timeline'][number]): boolean {
   return wordsOf(summary).some((word) => !GENERIC_EVENT_WORDS.has(word) && !ACKNOWLEDGEMENTS.has(word));
 }
 
-/** The first `event_kind` of the timeline that names the task (not a role, a chat turn or a task marker), if one. */
-export function eventIntent(episode: Pick<EpisodicPayload, 'timeline'>): string | undefined {
-  return episode.timeline.map((event) => event.event_kind.trim()).find((kind) => !isGenericEvent(kind));
+/** The event kinds of the timeline that are not a role, a chat turn or a task marker, and whether each reports a step (step-reports.ts). */
+function tellingKinds(episode: Pick<EpisodicPayload, 'timeline'>): Array<{ kind: string; report: boolean }> {
+  const reports = stepReports(episode.timeline);
+  return episode.timeline.flatMap((event, i) => (isGenericEvent(event.event_kind.trim()) ? [] : [{ kind: event.event_kind.trim(), report: reports.has(i) }]));
 }
 
 /**
- * The plan's name when its task is not at hand: the event kind naming the task, else the
- * episode's tools in order (`fetch_page_summarize_text`), else "unknown".
+ * The first `event_kind` of the timeline that names the task, if one: not a role, a chat turn or
+ * a task marker, nor a step the agent reported once given its task (`pods_listed` names the first
+ * step of many jobs, and reads as "list" to the action gate).
+ */
+export function eventIntent(episode: Pick<EpisodicPayload, 'timeline'>): string | undefined {
+  return tellingKinds(episode).find((event) => !event.report)?.kind;
+}
+
+/**
+ * The plan's name when its task is not at hand: the event kind naming the task, else the first
+ * step reported (what plans of such episodes were named before they were named from their task),
+ * else the episode's tools in order (`fetch_page_summarize_text`), else "unknown".
  */
 export function inferIntent(episode: Pick<EpisodicPayload, 'timeline' | 'tool_graph'>): string {
   const tools = [...new Set(episode.tool_graph.map((t) => t.tool.trim()).filter(Boolean))];
-  return eventIntent(episode) ?? (tools.length > 0 ? tools.join('_').slice(0, 200) : UNKNOWN_INTENT);
+  return eventIntent(episode) ?? tellingKinds(episode)[0]?.kind ?? (tools.length > 0 ? tools.join('_').slice(0, 200) : UNKNOWN_INTENT);
 }
 
 /**
@@ -84,7 +95,8 @@ export function taskSummary(episode: Pick<EpisodicPayload, 'timeline'>): string 
     if (TASK_EVENT.test(event.event_kind) && statesTask(event)) return event.summary!.trim().slice(0, 2000);
   }
   // A sentence, not a note such as "step 1".
-  const stated = episode.timeline.find((event) => !isGenericEvent(event.event_kind.trim()))?.summary?.trim() ?? '';
+  const named = eventIntent(episode);
+  const stated = named === undefined ? '' : (episode.timeline.find((event) => event.event_kind.trim() === named)?.summary?.trim() ?? '');
   return stated.split(/\s+/).length >= MIN_TASK_WORDS ? stated.slice(0, 2000) : undefined;
 }
 

@@ -144,14 +144,21 @@ function pattern(leaf: Leaf, stated: (word: string) => boolean): string {
   return `${leaf.path.join('.')}=${value}`;
 }
 
-/** The share of two calls' leaves that are alike (as multisets); two calls without args are alike. */
+/**
+ * The share of two calls' leaves that are alike (as multisets); two calls without args are alike.
+ * Calls to a tool named for what it does (`crm_find_contact`, `task_create`: no address among
+ * their args) are alike in the args they pass, whatever the values: the agent resolves some
+ * itself ("Monday" → `2026-11-09`, "Ali" → `Ali Khan`), and its notes differ every time.
+ */
 function alike(a: readonly Leaf[], b: readonly Leaf[], stated: (word: string) => boolean): number {
   if (a.length + b.length === 0) return 1;
+  const named = !a.some(isAddress) && !b.some(isAddress);
+  const keyOf = (leaf: Leaf) => (named ? leaf.path.join('.') : pattern(leaf, stated));
   const left = new Map<string, number>();
-  for (const key of a.map((leaf) => pattern(leaf, stated))) left.set(key, (left.get(key) ?? 0) + 1);
+  for (const key of a.map(keyOf)) left.set(key, (left.get(key) ?? 0) + 1);
   let shared = 0;
   for (const leaf of b) {
-    const key = pattern(leaf, stated);
+    const key = keyOf(leaf);
     const count = left.get(key) ?? 0;
     if (count > 0) {
       shared++;

@@ -14,9 +14,13 @@ const IRREGULAR = new Set('found sent built made taken given written shown paid 
 /** Words ending in -ed that are no past participle. */
 const NOT_PARTICIPLES = new Set('need feed seed speed embed shed shred breed weed deed greed bleed hundred'.split(' '));
 
-/** Whether an event kind ends in a past participle: it says what was done (`invoiceCreated`, `deals_listed`). */
+/** Particles ending a phrasal verb: `deployment_rolled_back` is in the past tense by `rolled`. */
+const PARTICLES = new Set(['back', 'over', 'up', 'down', 'out', 'off', 'on', 'in']);
+
+/** Whether an event kind ends in a past participle: it says what was done (`invoiceCreated`, `deals_listed`, `database_failed_over`). */
 function isPastTense(kind: string): boolean {
-  const last = wordsOf(kind).at(-1) ?? '';
+  const words = wordsOf(kind);
+  const last = (PARTICLES.has(words.at(-1) ?? '') ? words.at(-2) : words.at(-1)) ?? '';
   return IRREGULAR.has(last) || (last.length > 3 && last.endsWith('ed') && !NOT_PARTICIPLES.has(last));
 }
 

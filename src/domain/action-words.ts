@@ -43,6 +43,7 @@ const ACTION_CLASSES: Record<string, readonly string[]> = {
   merge: ['merge', 'squash', 'rebase'],
   send: ['send', 'post', 'notify', 'email', 'mail', 'message', 'announce', 'broadcast', 'tell'],
   approve: ['approve', 'accept'],
+  acknowledge: ['acknowledge', 'ack'],
   reject: ['reject', 'deny', 'decline'],
   lock: ['lock'],
   unlock: ['unlock'],
@@ -53,7 +54,7 @@ const CLASS_OF: ReadonlyMap<string, string> = new Map(Object.entries(ACTION_CLAS
 
 /** Words an agent puts before the verb of its task: politeness, modals, the asker ("please can you", "we need to"). */
 const LEAD_IN = new Set(
-  'please kindly can could would will you i we need needs want wants to let lets us me go ahead and just now quickly should must help do then also'.split(' '),
+  'please kindly can could would will you i we need needs want wants to let lets us me go ahead and just now quickly should must help do then also a an the'.split(' '),
 );
 
 /** The verb's forms an agent may write: as given, and without an -s, -es, -ed or -ing ending. */
@@ -192,6 +193,8 @@ function trailingAction(name: string): ActionWord | undefined {
   const words = documentWords(name).toLowerCase().split(' ').filter(Boolean);
   if (words.length < 2) return undefined;
   const last = words.at(-1)!;
+  // A name in the past tense reports a step (`pods_listed`, an event kind), not what the plan does.
+  if (last.endsWith('ed') && !CLASS_OF.has(last)) return undefined;
   const found = classed(words.slice(-2).join(' ')) ?? classed(ACTION_NOUNS.get(last) ?? last);
   const others = words.slice(0, found?.word.includes(' ') ? -2 : -1);
   return found && !others.some((word) => classed(word) || ACTION_NOUNS.has(word)) ? found : undefined;
@@ -199,8 +202,8 @@ function trailingAction(name: string): ActionWord | undefined {
 
 /** Where a task asks for more after its first request: "… and email it", "…, then upload it", "… . Then post it". */
 const FURTHER = /,?\s+(?:and|then)\s+|[.;!?]\s+(?=then\b)/i;
-/** Actions another one does as a part: a rotation makes the new and revokes the old, a restart stops and starts, a backup uploads its copy. */
-const PARTS: Readonly<Record<string, readonly string[]>> = { rotate: ['start', 'stop', 'remove'], restart: ['stop', 'start'], backup: ['import', 'deploy'] };
+/** Actions another one does as a part: a rotation makes the new and revokes the old, a backup uploads its copy. */
+const PARTS: Readonly<Record<string, readonly string[]>> = { rotate: ['start', 'stop', 'remove'], backup: ['import', 'deploy'] };
 
 /**
  * A further action a task asks for ("… and email it to the CFO", "Then upload it to s3://…") that

@@ -251,11 +251,11 @@ describe('learning aliases', () => {
       expect(asked.selection.action_conflict, same).toBeUndefined();
     }
     expect((await ask('restart the billing queue workers')).selection.needs_more).toBe(false);
-    // A further request the plan shows no sign of doing holds it too; one it does (a restart stops and starts) does not.
+    // A further request the plan shows no sign of doing holds it too; reading does not.
     const further = await ask('restart the billing queue workers and email the on-call channel');
     expect(further.candidates[0]!.record.id).toBe(id);
     expect(further.selection).toMatchObject({ needs_more: true, action_conflict: { task: 'email', plan: [], also: true } });
-    expect((await ask('restart the billing queue workers, then stop the old ones')).selection.needs_more).toBe(false);
+    expect((await ask('restart the billing queue workers, then check they drain')).selection.needs_more).toBe(false);
   });
 
   it('vectors another embedder made are not compared until embeddings rebuild re-embeds them', async () => {

@@ -67,6 +67,14 @@ describe('what a plan is known to do', () => {
     // An action noun is its verb; a name with two classed words says no single action.
     expect(actionConflict('export the customer data for initech', planActionNames({ intent: 'customer_data_deletion', nodes }, []))).toEqual({ task: 'export', plan: ['delete'] });
     expect(planActionNames({ intent: 'order_refund_email', nodes }, [])).toEqual(['order_refund_email']);
+    // A name in the past tense reports a step, as an event kind does: a scale plan named `pods_listed` does not list.
+    expect(planActionNames({ intent: 'pods_listed', nodes }, [])).toEqual(['pods_listed']);
+    expect(actionConflict('list the pods of checkout-api', planActionNames({ intent: 'pods_listed', examples: ['scale checkout-api to 6 replicas'], nodes }, []))).toEqual({ task: 'list', plan: ['scale'] });
+  });
+
+  it('reads the verb after an article the task leads with, and "ack" as acknowledging', () => {
+    expect(leadingAction('do a restart of payments in prod-eu')?.action).toBe('restart');
+    expect(actionConflict('ack incident J3HH7KK and then scale checkout-api to 8', ['scale_replicas', 'scale checkout-api in prod-eu to 6 replicas'])).toEqual({ task: 'ack', plan: ['scale'] });
   });
 
   it('leaves out an intent that only joins its op names: that says how, not what', () => {

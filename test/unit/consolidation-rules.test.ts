@@ -72,6 +72,21 @@ describe('episode → plan graph', () => {
     expect(inferIntent({ tool_graph: tools, timeline: kinds('setup_project') })).toBe('setup_project');
   });
 
+  it('names a plan from its task, not from the steps an agent reported once given it; a trigger in the past tense names it', () => {
+    const episode = (kinds: string[]) =>
+      episodicPayloadSchema.parse({
+        kind: 'episodic',
+        timeline: [{ t: 0, event_kind: kinds[0], summary: 'roll back pricing-engine in prod-eu to the previous revision' }, ...kinds.slice(1).map((event_kind, t) => ({ t: t + 1, event_kind, summary: 'ok' }))],
+        tool_graph: ['k8s_get_pods', 'k8s_rollout_undo', 'slack_post'].map((tool, i) => ({ id: `s${i}`, tool, args: {}, depends_on: i > 0 ? [`s${i - 1}`] : [] })),
+        outcome: 'success',
+      });
+    const reported = episode(['user_request', 'pods_listed', 'deployment_rolled_back', 'channel_notified', 'task_completed']);
+    expect(planFromEpisode(reported, 'p', '').intent).toBe('roll_back_pricing');
+    // Without the task at hand, the first step still names it, as it named such plans before.
+    expect(inferIntent(reported)).toBe('pods_listed');
+    expect(planFromEpisode(episode(['page_received', 'alert_acknowledged', 'task_completed']), 'p', '').intent).toBe('page_received');
+  });
+
   it('names an input from a generic arg key by the word the task has for its value', () => {
     const call = (id: string, args: Record<string, unknown>, dep?: string) => ({ id, tool: 'http_request', args, depends_on: dep ? [dep] : [] });
     const plan = planFromEpisode(

@@ -63,6 +63,28 @@ describe('job words', () => {
   });
 });
 
+describe('jobs through tools named for what they do', () => {
+  /** A follow-up task for a rep: contact and rep looked up, then the task created; ops named for what they do. */
+  const followUp = (task: string, rep: string, title: string, due: string, extra: Record<string, string> = {}) =>
+    jobOf({
+      examples: [task],
+      nodes: [
+        { id: 'contact', op: 'crm_find_contact', params: { query: '{{inputs.query}}' }, guards: {} },
+        { id: 'rep', op: 'crm_find_user', params: { name: rep }, guards: {} },
+        { id: 'task', op: 'task_create', params: { assignee_id: '{{nodes.rep.output.user_id}}', title, due_date: due, priority: 'normal', ...extra }, guards: {} },
+      ],
+      edges: [],
+    });
+
+  it('are one job whatever values the agent resolved itself', () => {
+    const monday = followUp('Create a follow-up task for Ali to call Priya Raman back on Monday', 'Ali Khan', 'Call back {{nodes.contact.output.name}}', '2026-11-09');
+    const report = followUp('Task for Jamie Smith: follow up with Ben Carter on the SOC2 report', '{{inputs.name}}', 'Follow up with {{nodes.contact.output.name}} on SOC2', '{{inputs.due_date}}');
+    expect(sameJob(monday, report)).toBe(true);
+    // Other args are another call: a task with a reminder is not the same job.
+    expect(callOverlap(monday, followUp('Remind Ali to call Priya', 'Ali Khan', 'Call', '2026-11-09', { remind_at: '09:00' }))).toBeLessThan(1);
+  });
+});
+
 describe('jobs through one API', () => {
   const api = 'https://api.shop.example/v1';
   const auth = { Authorization: 'Bearer sk_live_agent' };
