@@ -15,7 +15,7 @@ import { documentWords } from './plan-document';
 const ACTION_CLASSES: Record<string, readonly string[]> = {
   restart: ['restart', 'reboot', 'bounce', 'recycle', 'relaunch', 'respawn'],
   start: [
-    'start', 'launch', 'boot', 'resume', 'unpause', 'create', 'provision', 'spin up', 'set up', 'setup', 'install', 'open', 'enable', 'activate',
+    'start', 'launch', 'boot', 'resume', 'unpause', 'create', 'provision', 'spin up', 'set up', 'setup', 'install', 'open', 'enable', 'activate', 'book', 'reserve',
     'turn on', 'unfreeze', 'onboard',
   ],
   stop: [
@@ -209,7 +209,9 @@ const PARTS: Readonly<Record<string, readonly string[]>> = { rotate: ['start', '
  * A further action a task asks for ("… and email it to the CFO", "Then upload it to s3://…") that
  * no word of the plan (`planWords`: its names, description, node ids and ops) is of the class of, so
  * that, run, it would do the first request and silently leave this one out. Reading (check, show,
- * list) leaves nothing undone that a run's result does not show.
+ * list) leaves nothing undone that a run's result does not show. Or an action the task forbids
+ * past its first words ("find the cheapest flight but don't book it") that a word of the plan is
+ * of the class of (`flights_book`): run, the plan would do it.
  */
 export function furtherActionConflict(task: string, planWords: readonly string[]): ActionConflict | undefined {
   const known = new Set(
@@ -222,7 +224,28 @@ export function furtherActionConflict(task: string, planWords: readonly string[]
     const asked = leadingAction(request);
     if (asked && !asked.negated && asked.action !== 'read' && !known.has(asked.action)) return { task: asked.word, plan: [], also: true };
   }
-  return undefined;
+  const forbidden = forbiddenActions(task).find((action) => known.has(action.action));
+  return forbidden ? { task: `not ${forbidden.word}`, plan: [] } : undefined;
+}
+
+/** Words that forbid the action after them anywhere in a task ("… but don't book it", "no booking", "without emailing the attendees"). */
+const FORBIDDING = new Set([...NEGATIONS, 'without']);
+/** Words before "not" that make it forbid ("do not email", "but not restart"). */
+const ASKING_NOT = new Set(['do', 'does', 'please', 'but', 'and', 'just', 'should', 'must', 'will']);
+/** Words between a forbidding word and its verb ("don't even email", "not to book", "without a restart"). */
+const BEFORE_VERB = new Set(['t', 'to', 'a', 'an', 'the', 'any', 'even', 'yet', 'be']);
+
+/** The classed actions a task forbids, wherever it says so. */
+function forbiddenActions(task: string): ActionWord[] {
+  const words = documentWords(task).toLowerCase().split(' ').filter(Boolean);
+  return words.flatMap((word, i) => {
+    // "they are not renewing" states how things are; "do not", "please not", "but not" forbid.
+    if (!FORBIDDING.has(word) || (word === 'not' && i > 0 && !ASKING_NOT.has(words[i - 1]!))) return [];
+    let j = i + 1;
+    while (BEFORE_VERB.has(words[j] ?? '')) j++;
+    const action = (words[j + 1] ? classed(`${words[j]} ${words[j + 1]}`) : undefined) ?? classed(words[j] ?? '');
+    return action ? [action] : [];
+  });
 }
 
 /** A conflict in words, for messages: what the task asks and what the plan does instead. */

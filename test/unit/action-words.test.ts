@@ -126,6 +126,17 @@ describe('a further action the task asks for', () => {
     expect(furtherActionConflict('Refund order A-1042 and its shipping', ['refund_order'])).toBeUndefined();
   });
 
+  it('holds an action the task forbids past its first words that the plan does; a statement forbids nothing', () => {
+    const flights = ['book_cheapest', 'Book the cheapest flight from SFO to JFK on Dec 12', 'flights_search', 'flights_book'];
+    expect(furtherActionConflict("find the cheapest flight from JFK to LAX on Dec 14 but don't book it", flights)).toEqual({ task: 'not book', plan: [] });
+    expect(furtherActionConflict('look up the cheapest flights from SFO to JFK, no booking', flights)).toMatchObject({ task: 'not book' });
+    expect(furtherActionConflict('move the QBR to Tuesday 2pm without emailing the attendees', ['move', 'calendar_move', 'gmail_send'])).toMatchObject({ task: 'not email' });
+    // The plan does not do it, nothing is forbidden, or "not" states how things are.
+    expect(furtherActionConflict('move the QBR to Tuesday 2pm without emailing the attendees', ['move', 'calendar_move'])).toBeUndefined();
+    expect(furtherActionConflict('restart payments, no need to page anyone', ['restart_payments', 'pager_send'])).toBeUndefined();
+    expect(furtherActionConflict('end the membership for acme corp, they are not renewing', ['cancel_subscription', 'Cancel it so that it does not renew'])).toBeUndefined();
+  });
+
   it('says what else the task asks', () => {
     expect(describeConflict({ task: 'email', plan: [], also: true })).toBe('the task also asks to "email", which nothing says the best match does');
   });
