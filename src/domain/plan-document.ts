@@ -10,7 +10,7 @@ import type { PlanGraphPayload } from './records';
 export interface PlanDocument {
   /** A: the intent (snake/camel case split). */
   name: string;
-  /** B: description, examples and tags. */
+  /** B: description and examples without the values the plan's inputs take (inputValueWords), and tags. */
   about: string;
   /** C: op names, input and output names with their schema descriptions. */
   structure: string;
@@ -61,6 +61,35 @@ function schemaWords(schema: Record<string, unknown>): string[] {
 
 const join = (parts: readonly string[]) => documentWords(parts.filter(Boolean).join(' '));
 
+/** Most words of an input's example for its words to be values the plan's tasks vary; a longer one is prose (a note, a message). */
+const MAX_VALUE_WORDS = 3;
+
+/**
+ * The words of the values a plan's inputs take (their examples of at most MAX_VALUE_WORDS words),
+ * lowercased: in its tasks they say which customer or service that run was for, not what the
+ * plan does, and left in they draw tasks about the same customer to another job.
+ */
+export function inputValueWords(inputsSchema: Record<string, unknown>): Set<string> {
+  const properties = inputsSchema.properties && typeof inputsSchema.properties === 'object' ? Object.values(inputsSchema.properties) : [];
+  const words = new Set<string>();
+  for (const property of properties) {
+    const examples = (property as { examples?: unknown }).examples;
+    for (const value of Array.isArray(examples) ? examples : []) {
+      if (typeof value !== 'string' && typeof value !== 'number') continue;
+      const valueWords = documentWords(String(value)).toLowerCase().split(' ').filter(Boolean);
+      if (valueWords.length <= MAX_VALUE_WORDS) for (const word of valueWords) words.add(word);
+    }
+  }
+  return words;
+}
+
+/** A text's words without the given ones (compared lowercased). */
+const without = (text: string, words: ReadonlySet<string>) =>
+  documentWords(text)
+    .split(' ')
+    .filter((word) => word && !words.has(word.toLowerCase()))
+    .join(' ');
+
 /**
  * The document of a plan, given its record's tags. Learned aliases are not part of it: they are
  * matched as whole phrasings (alias-match.ts), so their incidental words do not draw other tasks.
@@ -69,9 +98,10 @@ export function planDocument(
   plan: Pick<PlanGraphPayload, 'intent' | 'description' | 'examples' | 'nodes' | 'inputs_schema' | 'outputs_schema'>,
   extras: { tags?: readonly string[] } = {},
 ): PlanDocument {
+  const values = inputValueWords(plan.inputs_schema);
   return {
     name: join([plan.intent]),
-    about: join([plan.description ?? '', ...(plan.examples ?? []), ...(extras.tags ?? [])]),
+    about: join([without(join([plan.description ?? '', ...(plan.examples ?? [])]), values), ...(extras.tags ?? [])]),
     structure: join([...plan.nodes.map((n) => n.op), ...schemaWords(plan.inputs_schema), ...schemaWords(plan.outputs_schema)]),
     details: join(plan.nodes.flatMap((n) => keysAndStrings(n.params, []))),
   };

@@ -75,6 +75,32 @@ describe('the plan document', () => {
     expect(documentWords('backupPostgres_db {{inputs.x}}')).toBe('backup Postgres db');
   });
 
+  it('leaves out of description and examples the values the plan’s inputs take, in both implementations', async () => {
+    const payload = planGraphPayloadSchema.parse({
+      kind: 'plan_graph',
+      plan_id: 'doc-values',
+      intent: 'refund_order',
+      description: 'Refund order A-1042 for Acme Corp: the parcel never arrived',
+      examples: ['refund order B-77 for Globex please'],
+      inputs_schema: {
+        type: 'object',
+        properties: {
+          order: { type: 'string', examples: ['A-1042', 'B-77'] },
+          customer: { type: 'string', examples: ['Acme Corp', 'Globex'] },
+          // Prose is no value: its words stay where the tasks say them.
+          note: { type: 'string', examples: ['the parcel never arrived at the depot'] },
+        },
+      },
+      nodes: [{ id: 'a', op: 'shop_refund', params: { order: '{{inputs.order}}' } }],
+    });
+    const record = await createRecordStore(db, embedder).create({ type: 'plan_graph', sensitivity: 'public', confidence: 0.5, tags: [], payload });
+    const { lexemes } = await documentOf(record.id);
+    expect(lexemes).toEqual(expect.arrayContaining(['refund', 'order', 'parcel', 'arriv']));
+    for (const value of ['acm', 'corp', 'globex', '1042', '77']) expect(lexemes).not.toContain(value);
+    const jsWords = (await db.execute<{ lexemes: string[] }>(sql`SELECT tsvector_to_array(to_tsvector('english', ${Object.values(planDocument(payload)).join(' ')})) AS lexemes`)).rows[0]!.lexemes;
+    expect(new Set(lexemes)).toEqual(new Set(jsWords));
+  });
+
   it('records which embedder made each vector', async () => {
     const [row] = (await db.execute<{ embedder: string }>(sql`SELECT embedder FROM memory_records LIMIT 1`)).rows;
     expect(row!.embedder).toBe(embedder.name);
