@@ -4,6 +4,7 @@
  * one episode's task come first (task-inputs.ts).
  */
 import type { PlanGraphPayload } from '../domain/records';
+import { documentWords } from '../domain/plan-document';
 import { canonicalNames } from '../domain/structure';
 import { inputRef, inputRefName, InputSet, isGenericKey, keyHint, middleHint } from './input-schema';
 import { valueClass } from '../domain/value-classes';
@@ -231,6 +232,13 @@ export function antiUnify(plan: PlanGraphPayload, original: PlanGraphPayload): P
       }
       return mine;
     }
+    // Middles differing in words and the tasks' values, with no reference to an upstream output on
+    // either side ("I approve the two new headcount." beside "We would need {{inputs.need}} payment
+    // terms."): one input, its examples each written out with its own twin's values.
+    const [mineText, twinText] = [withExamples(mid, inputs), withExamples(twinMid, twinInputs)];
+    if (mineText !== twinText && !isTemplate(mineText) && !isTemplate(twinText)) {
+      return withMiddleInput(mine.slice(0, start) + mineText + mine.slice(mineEnd), start, start + mineText.length, twinText, path);
+    }
     const values = [...(isTemplate(mine) ? [] : [mine]), ...observed(theirs)];
     // No literal on either side to show a caller what to send: an input it could never fill. The plan's text stays.
     if (values.length === 0) return mine;
@@ -246,12 +254,26 @@ export function antiUnify(plan: PlanGraphPayload, original: PlanGraphPayload): P
   const description = plan.description ?? twin.description;
   if (tasks.trim()) {
     const differing = new Set([...byPair.values(), ...[...twinValues].filter(([name, values]) => differsFromFirst(inputs, name, values)).map(([name]) => name)]);
-    for (const name of knobs(inputs, differing, named)) if (!replacedReference.has(name)) inputs.setDefault(name, inputs.examples(name)[0]);
+    // A value of two or more words all of which a task says ("Li Wei design review" for "reply to Li Wei on the design review thread") is named too.
+    const taskWords = new Set(documentWords(tasks).toLowerCase().split(' '));
+    const worded = (value: unknown) => {
+      const words = typeof value === 'string' ? documentWords(value).toLowerCase().split(' ').filter(Boolean) : [];
+      return words.length >= 2 && words.every((word) => taskWords.has(word));
+    };
+    for (const name of knobs(inputs, differing, (value) => named(value) || worded(value))) if (!replacedReference.has(name)) inputs.setDefault(name, inputs.examples(name)[0]);
   }
   const joined = withSameInputsJoined(nodes, inputs);
   // An input a later twin's text replaced whole is read nowhere any more: a caller must not be asked for it.
   for (const name of inputs.names()) if (inputUses(joined, name) === 0) inputs.remove(name);
   return { ...plan, description, examples, nodes: joined, inputs_schema: inputs.toSchema() };
+}
+
+/** A text with each input it reads written out as that input's first example (unchanged where an input has none). */
+function withExamples(text: string, inputs: InputSet): string {
+  return text.replace(/\{\{\s*inputs\.([^{}\s]+)\s*\}\}/g, (ref, name: string) => {
+    const [example] = inputs.examples(name);
+    return example === undefined ? ref : typeof example === 'string' ? example : JSON.stringify(example);
+  });
 }
 
 /**

@@ -396,6 +396,34 @@ describe('anti-unification of interpolated inputs', () => {
   });
 });
 
+describe('drafts whose words differ between twins', () => {
+  /** A reply drafted to the sender of the mail a search found: search, look the sender up, draft. */
+  const reply = (task: string, query: string, says: string): EpisodicPayload =>
+    episodicPayloadSchema.parse({
+      kind: 'episodic',
+      timeline: [{ t: 1, event_kind: 'user_message', summary: task }],
+      tool_graph: [
+        { id: 'search', tool: 'gmail_search', args: { query }, result: { messages: [{ from: 'x@corp.example', thread_id: 'th-88213' }] } },
+        { id: 'who', tool: 'contacts_lookup', args: { email: 'x@corp.example' }, result: { name: 'Sam Lee' }, depends_on: ['search'] },
+        { id: 'draft', tool: 'gmail_draft', args: { thread_id: 'th-88213', body: `Hi Sam Lee,\n\n${says}\n\nBest,\nAlex` }, depends_on: ['who'] },
+      ],
+      outcome: 'success',
+    });
+
+  it('take what each says as an input, its own values written out, and no default from the first', () => {
+    const approve = planFromEpisode(reply("Draft a reply to Marcus's email about the hiring plan saying I approve the two new headcount", 'Marcus hiring plan', 'I approve the two new headcount.'), 'p', NOW);
+    const terms = planFromEpisode(reply('draft a response to the latest from Fabrikam about pricing, tell them we need net-60 terms', 'Fabrikam pricing', 'We would need net-60 payment terms.'), 'q', NOW);
+    expect(terms.nodes[2]!.params.body).toContain('{{inputs.');
+    const merged = antiUnify(approve, terms);
+    expect(merged.nodes[2]!.params.body).toBe('Hi {{nodes.who.output.name}},\n\n{{inputs.body}}.\n\nBest,\nAlex');
+    expect(merged.inputs_schema).toMatchObject({ properties: { body: { examples: ['I approve the two new headcount', 'We would need net-60 payment terms'] } } });
+    // The search words are the task's own ("Marcus hiring plan"): named by it, so required, with no default.
+    const { properties, required } = merged.inputs_schema as { properties: Record<string, object>; required: string[] };
+    expect(required).toEqual(expect.arrayContaining(['body', 'query']));
+    expect(properties.query).not.toHaveProperty('default');
+  });
+});
+
 describe('inputs the twins always passed alike', () => {
   /** A sales report for one region: the region is an arg of its own and a word of the title. */
   const reportEpisode = (region: string) =>
