@@ -7,6 +7,7 @@ import type { PlanEdge, ToolNode } from '../domain/records';
 import { canonicalJson } from '../domain/canonical-json';
 import { isRefSafeId, isRefSafePath, isTemplate, isTraceable, leaves, outputRef, withLeaf, type JsonPath } from './json-leaves';
 import { aloneAt, firstAlone } from './stated-tokens';
+import { sharesStem } from '../domain/content-words';
 
 type TracedNode = Pick<ToolNode, 'id' | 'args' | 'result' | 'timestamp' | 'depends_on'>;
 
@@ -98,7 +99,13 @@ export function traceDataFlow(nodes: readonly TracedNode[], stated: (value: stri
   nodes.forEach((node, i) => {
     if (node.result === undefined || !isRefSafeId(node.id)) return;
     for (const leaf of leaves(node.result)) {
-      if (!isTraceable(leaf.value) || !isRefSafePath(leaf.path)) continue;
+      if (!isRefSafePath(leaf.path)) continue;
+      // A one-digit count is traced only beside the words of its key ("(5 days left)" from `days_left`: see interpolate).
+      if (typeof leaf.value === 'number' && Number.isInteger(leaf.value) && leaf.value >= 0 && leaf.value <= 9 && typeof leaf.path.at(-1) === 'string') {
+        producedStrings[i]!.push({ value: String(leaf.value), path: leaf.path, keyed: true });
+        continue;
+      }
+      if (!isTraceable(leaf.value)) continue;
       const key = valueKey(leaf.value);
       produced.set(key, [...(produced.get(key) ?? []), { node: i, path: leaf.path }]);
       // A number is found inside a longer string by its digits (`/issues/4521/labels`, `lat=48.85`);
@@ -146,7 +153,7 @@ export function traceDataFlow(nodes: readonly TracedNode[], stated: (value: stri
   nodes.forEach((node, c) => {
     let args: Record<string, unknown> = node.args;
     params.set(node.id, args);
-    if (produced.size === 0 && producedCompound.size === 0) return;
+    if (produced.size === 0 && producedCompound.size === 0 && producedStrings.every((list) => list.length === 0)) return;
     const ancestors = ancestorDistances(nodes, index, c);
     const at = instantMs(node.timestamp);
     /** Sort key of a producer for this consumer, or undefined when it may not feed it. */
@@ -237,11 +244,27 @@ const MIN_NUMBER_TEXT = 4;
 /** Fewest characters of a number's decimal text for it to be traced as a whole URL path segment. */
 const MIN_SEGMENT_NUMBER_TEXT = 2;
 
-/** A string (or a number's text) a node returned, to be found inside later args; `segment`: only as a whole URL path segment or a `#` reference. */
+/**
+ * A string (or a number's text) a node returned, to be found inside later args; `segment`: only
+ * as a whole URL path segment or a `#` reference; `keyed`: only from a call the consumer depends on
+ * directly, beside a word of its key.
+ */
 interface ProducedString {
   value: string;
   path: JsonPath;
   segment?: boolean;
+  keyed?: boolean;
+}
+
+/** How many words either side of a keyed number its key's words are looked for. */
+const KEY_WORD_REACH = 3;
+
+/** Whether a word of the result key a number came from stands within KEY_WORD_REACH words of it ("5 days left" for `days_left`). */
+function besideKeyWords(text: string, start: number, end: number, path: JsonPath): boolean {
+  const keyWords = String(path.at(-1)).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z]+/).filter((w) => w.length > 2);
+  const words = (part: string) => part.toLowerCase().split(/[^\p{L}]+/u).filter(Boolean);
+  const near = [...words(text.slice(Math.max(0, start - 60), start)).slice(-KEY_WORD_REACH), ...words(text.slice(end, end + 60)).slice(0, KEY_WORD_REACH)];
+  return near.some((word) => keyWords.some((key) => sharesStem(key, word)));
 }
 
 /** Whether `value` stands at `start` of `text` as a whole segment of a URL path: `/issues/812/labels`, `/issues/812?x`. */
@@ -289,10 +312,12 @@ function interpolate(
 ): string {
   const byValue = new Map<string, Producer[]>();
   const segments = new Set<string>();
+  const keyed = new Set<string>();
   producedStrings.forEach((list, node) => {
-    for (const { value, path, segment } of list) {
+    for (const { value, path, segment, keyed: isKeyed } of list) {
       if (value.length < text.length && firstAlone(text, value) >= 0) byValue.set(value, [...(byValue.get(value) ?? []), { node, path }]);
       if (segment) segments.add(value);
+      if (isKeyed) keyed.add(value);
     }
   });
   if (byValue.size === 0) return text;
@@ -304,6 +329,7 @@ function interpolate(
       const end = start + value.length;
       if (!aloneAt(text, start, value) || spans.some((s) => start < s.end && s.start < end)) continue;
       if (segments.has(value) && !isDirect(producer) && !isPathSegment(text, start, value) && text[start - 1] !== '#') continue;
+      if (keyed.has(value) && !(isDirect(producer) && besideKeyWords(text, start, end, producer.path))) continue;
       spans.push({ start, end, ref: outputRef(nodes[producer.node]!.id, producer.path) });
       link(producer);
     }

@@ -80,6 +80,16 @@ describe('value provenance', () => {
     expect(flow.params.get('post')).toEqual({ text: 'churned: 96 of {{nodes.active.output.rows.0.active_start}}' });
   });
 
+  it('finds a one-digit count only beside a word of its key, from a call the consumer depends on directly', () => {
+    const flow = trace([
+      { id: 'cert', result: { days_left: 5, retries: 2 } },
+      { id: 'post', args: { text: 'cert expires soon (5 days left), tried 2 times', other: 'check 5 hosts' }, depends_on: ['cert'] },
+      { id: 'later', args: { text: 'still 5 days left' }, depends_on: ['post'] },
+    ]);
+    expect(flow.params.get('post')).toEqual({ text: 'cert expires soon ({{nodes.cert.output.days_left}} days left), tried 2 times', other: 'check 5 hosts' });
+    expect(flow.params.get('later')).toEqual({ text: 'still 5 days left' });
+  });
+
   it('takes a value produced twice from the nearest ancestor, then the shortest path', () => {
     const flow = trace([
       { id: 'a', result: { id: 'job-7781' } },
