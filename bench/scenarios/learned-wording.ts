@@ -114,9 +114,10 @@ export const learnedWording: Scenario = {
     'templates, such a task matches its plan\'s document about as well as it matches the plans of the same kind of job, so selection ' +
     'asks again; with them, the words around the values match one plan\'s phrasing exactly (docs/selection.md#7-aliases-learned-from-use, ' +
     'phrasing templates) and that plan stands out. A job no plan does leaves a word of every template of its kind unfilled (the job\'s ' +
-    'number), so it still asks. The few unseen jobs that do auto-run (0–2 of 300 between runs, both with templates and without, the ' +
+    'number), so it still asks. The few unseen jobs that do auto-run (0–3 of 300 between runs, both with templates and without, the ' +
     'same on a store whose plans are unchanged) are listed in the notes when a run has any. In the runs of 2026-11-29 they were: a number in the new branch name (`feature-64`) matches the job ' +
-    'number of another plan\'s description ("backfill 64"), a lexical match on a number token.',
+    'number of another plan\'s description ("backfill 64"), a lexical match on a number token; since the values inputs take left the ' +
+    'plan document (docs/selection.md), that job number weighs a little more among the words left, and 3 of 300 do.',
   async run(env, log) {
     const plans = await learnPlans(env, log);
     const runs = {

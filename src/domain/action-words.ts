@@ -41,7 +41,7 @@ const ACTION_CLASSES: Record<string, readonly string[]> = {
   restore: ['restore', 'recover', 'bring back'],
   refund: ['refund', 'reimburse'],
   merge: ['merge', 'squash', 'rebase'],
-  send: ['send', 'post', 'notify', 'email', 'mail', 'message', 'announce', 'broadcast', 'tell'],
+  send: ['send', 'post', 'notify', 'email', 'mail', 'message', 'announce', 'broadcast', 'tell', 'dm', 'ping'],
   approve: ['approve', 'accept'],
   acknowledge: ['acknowledge', 'ack'],
   reject: ['reject', 'deny', 'decline'],
@@ -181,6 +181,7 @@ const ACTION_NOUNS: ReadonlyMap<string, string> = new Map([
   ['deployment', 'deploy'], ['rotation', 'rotate'], ['restoration', 'restore'], ['recovery', 'recover'], ['termination', 'terminate'],
   ['cancellation', 'cancel'], ['suspension', 'suspend'], ['revocation', 'revoke'], ['invalidation', 'invalidate'], ['installation', 'install'],
   ['provisioning', 'provision'], ['decommissioning', 'decommission'], ['onboarding', 'onboard'], ['offboarding', 'offboard'], ['shutdown', 'shut down'], ['rollback', 'roll back'], ['reboot', 'reboot'],
+  ['notification', 'notify'],
 ]);
 
 /**
@@ -200,6 +201,15 @@ function trailingAction(name: string): ActionWord | undefined {
   return found && !others.some((word) => classed(word) || ACTION_NOUNS.has(word)) ? found : undefined;
 }
 
+/** The action classes a text's words are of, as verbs, phrasal verbs or action nouns (`/notifications` notifies). */
+function actionsIn(text: string): string[] {
+  const words = documentWords(text).toLowerCase().split(' ').filter(Boolean);
+  return words.flatMap((word, i) => {
+    const noun = baseForms(word).map((form) => ACTION_NOUNS.get(form)).find(Boolean);
+    return [classed(word), words[i + 1] ? classed(`${word} ${words[i + 1]}`) : undefined, noun ? classed(noun) : undefined].flatMap((a) => (a ? [a.action] : []));
+  });
+}
+
 /** Where a task asks for more after its first request: "… and email it", "…, then upload it", "… . Then post it". */
 const FURTHER = /,?\s+(?:and|then)\s+|[.;!?]\s+(?=then\b)/i;
 /** Actions another one does as a part: a rotation makes the new and revokes the old, a backup uploads its copy. */
@@ -207,19 +217,14 @@ const PARTS: Readonly<Record<string, readonly string[]>> = { rotate: ['start', '
 
 /**
  * A further action a task asks for ("… and email it to the CFO", "Then upload it to s3://…") that
- * no word of the plan (`planWords`: its names, description, node ids and ops) is of the class of, so
+ * no word of the plan (`planWords`: its names, description, node ids, ops and params) is of the class of, so
  * that, run, it would do the first request and silently leave this one out. Reading (check, show,
  * list) leaves nothing undone that a run's result does not show. Or an action the task forbids
  * past its first words ("find the cheapest flight but don't book it") that a word of the plan is
- * of the class of (`flights_book`): run, the plan would do it.
+ * of the class of (`flights_book`, a POST to `…/notifications`): run, the plan would do it.
  */
 export function furtherActionConflict(task: string, planWords: readonly string[]): ActionConflict | undefined {
-  const known = new Set(
-    planWords.flatMap((text) => {
-      const words = documentWords(text).toLowerCase().split(' ').filter(Boolean);
-      return words.flatMap((word, i) => [classed(word)?.action, words[i + 1] ? classed(`${word} ${words[i + 1]}`)?.action : undefined]);
-    }).flatMap((action) => (action ? [action, ...(PARTS[action] ?? [])] : [])),
-  );
+  const known = new Set(planWords.flatMap(actionsIn).flatMap((action) => [action, ...(PARTS[action] ?? [])]));
   for (const request of task.split(FURTHER).slice(1)) {
     const asked = leadingAction(request);
     if (asked && !asked.negated && asked.action !== 'read' && !known.has(asked.action)) return { task: asked.word, plan: [], also: true };

@@ -292,7 +292,7 @@ function withGates(selection: Selection, task: string, top: MemoryRecord | undef
   if (selection.needs_more || top?.payload.kind !== 'plan_graph') return selection;
   const aliases = rows.find((row) => row.id === top.id)?.aliases ?? [];
   const names = planActionNames(top.payload, aliases);
-  const conflict = actionConflict(task, names) ?? furtherActionConflict(task, [...names, top.payload.description ?? '', ...top.payload.nodes.map((node) => `${node.id} ${node.op}`)]);
+  const conflict = actionConflict(task, names) ?? furtherActionConflict(task, [...names, top.payload.description ?? '', ...top.payload.nodes.map((node) => `${node.id} ${node.op} ${JSON.stringify(node.params)}`)]);
   if (conflict) return { ...selection, needs_more: true, action_conflict: conflict };
   const fixed = valueConflicts(top.payload, task);
   return fixed.length > 0 ? { ...selection, needs_more: true, value_conflict: fixed } : selection;

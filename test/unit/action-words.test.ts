@@ -135,6 +135,10 @@ describe('a further action the task asks for', () => {
     expect(furtherActionConflict('move the QBR to Tuesday 2pm without emailing the attendees', ['move', 'calendar_move'])).toBeUndefined();
     expect(furtherActionConflict('restart payments, no need to page anyone', ['restart_payments', 'pager_send'])).toBeUndefined();
     expect(furtherActionConflict('end the membership for acme corp, they are not renewing', ['cancel_subscription', 'Cancel it so that it does not renew'])).toBeUndefined();
+    // What a generic call does is in its params: a POST to …/notifications notifies, a DM sends.
+    const refund = ['refund_line_item', 'call_3 http_request {"method":"POST","url":"https://api.shop.example/v2/notifications"}'];
+    expect(furtherActionConflict("refund line JEANS-32 on order 100622 but don't notify the customer", refund)).toMatchObject({ task: 'not notify' });
+    expect(furtherActionConflict("can u unlock ahmed@northwind.io but don't DM him", ['unlock_account', 'okta_unlock', 'slack_dm'])).toMatchObject({ task: 'not dm' });
   });
 
   it('says what else the task asks', () => {
