@@ -149,11 +149,20 @@ export function actionConflict(task: string, planNames: readonly string[]): Acti
   const done = planNames.map(leadingAction).filter((a): a is ActionWord => a !== undefined && !a.negated);
   if (asked.negated) return { task: asked.word, plan: [...new Set(done.map((a) => a.word))] };
   if (done.some((a) => a.action === asked.action)) return undefined;
-  // A plan named by verbs of no class ("build the sales report", "summarise the PR") is not known
-  // to do anything in particular: only an action that cannot be taken back needs one it is known to do.
-  if (done.length === 0) return IRREVERSIBLE.has(asked.action) && planNames.length > 0 ? { task: asked.word, plan: [] } : undefined;
+  if (done.length === 0) {
+    // Tasks that lead with no verb ("I left my laptop on the train, lock it") may lead a later clause
+    // with one: another class than every such verb is another action ("unlock my laptop").
+    const said = planNames.flatMap((name) => name.split(CLAUSE).flatMap((clause) => leadingAction(clause) ?? [])).filter((a) => !a.negated);
+    if (said.length > 0 && !said.some((a) => a.action === asked.action)) return { task: asked.word, plan: [...new Set(said.map((a) => a.word))] };
+    // A plan named by verbs of no class ("build the sales report", "summarise the PR") is not known
+    // to do anything in particular: only an action that cannot be taken back needs one it is known to do.
+    return IRREVERSIBLE.has(asked.action) && planNames.length > 0 && said.length === 0 ? { task: asked.word, plan: [] } : undefined;
+  }
   return { task: asked.word, plan: [...new Set(done.map((a) => a.word))] };
 }
+
+/** Where a clause of a task starts: after punctuation, "and" or "then". */
+const CLAUSE = /[,.;:!?]\s+|\s+(?:and|then)\s+/i;
 
 /** Actions that cannot be taken back: auto-run only on a plan known to do them. */
 const IRREVERSIBLE: ReadonlySet<string> = new Set(['remove', 'stop', 'rollback', 'reject', 'refund', 'merge']);
@@ -201,14 +210,17 @@ function trailingAction(name: string): ActionWord | undefined {
   return found && !others.some((word) => classed(word) || ACTION_NOUNS.has(word)) ? found : undefined;
 }
 
-/** The action classes a text's words are of, as verbs, phrasal verbs or action nouns (`/notifications` notifies). */
-function actionsIn(text: string): string[] {
+/** The classed verbs of a text, wherever they stand: verbs, phrasal verbs and action nouns (`/notifications` notifies). */
+function classedWords(text: string): ActionWord[] {
   const words = documentWords(text).toLowerCase().split(' ').filter(Boolean);
   return words.flatMap((word, i) => {
     const noun = baseForms(word).map((form) => ACTION_NOUNS.get(form)).find(Boolean);
-    return [classed(word), words[i + 1] ? classed(`${word} ${words[i + 1]}`) : undefined, noun ? classed(noun) : undefined].flatMap((a) => (a ? [a.action] : []));
+    return [classed(word), words[i + 1] ? classed(`${word} ${words[i + 1]}`) : undefined, noun ? classed(noun) : undefined].flatMap((a) => (a ? [a] : []));
   });
 }
+
+/** The action classes a text's words are of (classedWords). */
+const actionsIn = (text: string) => classedWords(text).map((a) => a.action);
 
 /** Where a task asks for more after its first request: "… and email it", "…, then upload it", "… . Then post it". */
 const FURTHER = /,?\s+(?:and|then)\s+|[.;!?]\s+(?=then\b)/i;

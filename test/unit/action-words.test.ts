@@ -72,6 +72,15 @@ describe('what a plan is known to do', () => {
     expect(actionConflict('list the pods of checkout-api', planActionNames({ intent: 'pods_listed', examples: ['scale checkout-api to 6 replicas'], nodes }, []))).toEqual({ task: 'list', plan: ['scale'] });
   });
 
+  it('reads the verb a later clause of the plan’s tasks leads with when none leads with one', () => {
+    const lock = ['left_book_train', 'I left my MacBook on the train, serial C02XK1ZJMD6T, lock it please', 'lost my laptop at the airport. please lock it'];
+    expect(actionConflict('unlock my laptop C02XK1ZJMD6T, I found it', lock)).toEqual({ task: 'unlock', plan: ['lock'] });
+    expect(actionConflict('Wipe laptop C02JJ55LMD6T remotely', lock)).toEqual({ task: 'wipe', plan: ['lock'] });
+    expect(actionConflict('lock device C02LL77NMD6T', lock)).toBeUndefined();
+    // A noun phrase is no clause's verb: "pull request" does not read.
+    expect(actionConflict('send the weekly changelog', ['Summarise pull request 4821 for the weekly changelog'])).toBeUndefined();
+  });
+
   it('reads the verb after an article the task leads with, and "ack" as acknowledging', () => {
     expect(leadingAction('do a restart of payments in prod-eu')?.action).toBe('restart');
     expect(actionConflict('ack incident J3HH7KK and then scale checkout-api to 8', ['scale_replicas', 'scale checkout-api in prod-eu to 6 replicas'])).toEqual({ task: 'ack', plan: ['scale'] });
