@@ -19,9 +19,10 @@ export function knobs(inputs: InputSet, differing: ReadonlySet<string>, named: (
   return [...differing].filter((name) => !inputs.hasDefault(name) && !inputs.isOptional(name) && !inputs.examples(name).some(madeForEachRun));
 }
 
-/** A value an episode made for its own run: a date or instant, or a UUID. */
-const madeForEachRun = (value: unknown) => typeof value === 'string' && (/^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}|$)/.test(value) || UUID.test(value));
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A value an episode made for its own run, or holding one: a date or instant, or a UUID (`…?created_at_min=2026-11-20`, `orders-2026-11-20.csv`). */
+const madeForEachRun = (value: unknown) => typeof value === 'string' && (DATE.test(value) || UUID.test(value));
+const DATE = /(?<!\d)\d{4}-\d{2}-\d{2}(?!\d)/;
+const UUID = /(?<![0-9a-f])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-f])/i;
 
 /** Whether the twin passed a value other than the first twin's (an input's first example). */
 export function differsFromFirst(inputs: InputSet, name: string, values: readonly unknown[]): boolean {

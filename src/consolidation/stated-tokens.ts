@@ -26,9 +26,12 @@ const DIGIT_JOINING = /^[.,:]$/;
 const NUMBER_JOINED = /[\p{L}\p{N}_/-]/u;
 
 
+const PERCENT_ESCAPE = /^%[0-9a-f]{2}$/i;
+
 /** Whether `value`, found at `at` in `text`, stands at value edges: `joined` characters neither just before nor just after it. */
 export function aloneAt(text: string, at: number, value: string, joined = JOINED, dotBefore = false): boolean {
-  const before = text[at - 1] ?? '';
+  // A URL's percent escape ends where the value starts: `?name=%23100690` holds order 100690.
+  const before = PERCENT_ESCAPE.test(text.slice(Math.max(0, at - 3), at)) ? '' : (text[at - 1] ?? '');
   const after = text[at + value.length] ?? '';
   // Digits joined by `.`, `,` or `:` are one number (`1.2.3`, `1,200`, `20:30`).
   const joinedBefore = (before === '.' && dotBefore) || (DIGIT_JOINING.test(before) && DIGIT.test(text[at - 2] ?? '') && DIGIT.test(value[0] ?? ''));
@@ -99,6 +102,8 @@ export function valueTokens(text: string): string[] {
   // `acme/ledger#102` names the repository `acme/ledger` and its issue 102 (a `#channel` stays whole).
   const tokens = [...text.matchAll(TOKEN)].flatMap((m) => {
     const token = m[0].replace(TRAILING, '');
+    // `#100690` is order 100690 where a URL escapes the `#` (`?name=%23100690`).
+    if (/^#\d+$/.test(token)) return [token, token.slice(1)];
     return token.indexOf('#') > 0 ? [token, ...token.split('#')] : [token];
   });
   return tokens.filter(isValueToken);
@@ -151,7 +156,8 @@ export function tokenInterpolator(stated: ReadonlySet<string>): (text: string, r
     for (const token of tokens) {
       const joined = joinedTo(token);
       for (let at = segment.indexOf(token); at >= 0; at = segment.indexOf(token, at + 1)) {
-        if (!joined.test(segment[at - 1] ?? '') && !joined.test(segment[at + token.length] ?? '')) found.push({ at, token });
+        const before = PERCENT_ESCAPE.test(segment.slice(Math.max(0, at - 3), at)) ? '' : (segment[at - 1] ?? '');
+        if (!joined.test(before) && !joined.test(segment[at + token.length] ?? '')) found.push({ at, token });
       }
     }
     if (found.length === 0) return segment;

@@ -109,6 +109,21 @@ describe('inputs from the task text', () => {
     expect(plan.inputs_schema).toMatchObject({ properties: { channel: { examples: ['#shipping-oncall'] }, msg: { examples: ['shipping-api'] } }, required: ['channel', 'msg'] });
   });
 
+  it('finds a stated value behind a URL\'s percent escape', () => {
+    const episode = episodicPayloadSchema.parse({
+      kind: 'episodic',
+      timeline: [{ t: 1, event_kind: 'user_message', summary: 'Refund 2x TOTE-CNV-01 on order #100690' }],
+      tool_graph: [
+        { id: 'find', tool: 'http_request', args: { method: 'GET', url: 'https://api.shop.example/v2/orders?name=%23100690' } },
+        { id: 'refund', tool: 'http_request', args: { method: 'POST', url: 'https://api.shop.example/v2/refunds' }, depends_on: ['find'] },
+        { id: 'note', tool: 'http_request', args: { method: 'POST', url: 'https://api.shop.example/v2/notes' }, depends_on: ['refund'] },
+      ],
+      outcome: 'success',
+    });
+    const plan = planFromEpisode(episode, 'p', NOW);
+    expect(plan.nodes[0]!.params.url).toMatch(/^https:\/\/api\.shop\.example\/v2\/orders\?name=%23\{\{inputs\.\w+\}\}$/);
+  });
+
   it('keeps an arg naming a field of a tool result a constant, even when the task says the word', () => {
     const episode = episodicPayloadSchema.parse({
       kind: 'episodic',
@@ -344,6 +359,13 @@ describe('anti-unification of twins', () => {
     );
     expect(properties(since).since).not.toHaveProperty('default');
     expect(properties(since).run_id).not.toHaveProperty('default');
+    // So is a value holding one: an export file named for the day it was made.
+    const daily = antiUnify(
+      planFromEpisode(withArgs('https://git.example/acme/api', { out: '/exports/orders-2026-11-20.csv' }), 'p', NOW),
+      planFromEpisode(withArgs('https://git.example/acme/api', { out: '/exports/orders-2026-11-21.csv' }), 'q', NOW),
+    );
+    expect(JSON.stringify(daily.nodes[2]!.params.out)).toContain('{{inputs.');
+    expect(Object.values(properties(daily)).filter((p) => p.default !== undefined)).toEqual([]);
     // Twins without task text set none.
     const untold = antiUnify(planFromEpisode(quiet('https://git.example/acme/api', 'main', 'dot'), 'p', NOW), planFromEpisode(quiet('https://git.example/acme/api', 'main', 'spec'), 'q', NOW));
     expect(properties(untold).reporter).not.toHaveProperty('default');
