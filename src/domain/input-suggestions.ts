@@ -89,7 +89,11 @@ export function wordsOf(text: string): Words {
 export const phrasingWords = (phrasing: string): Words => wordsOf(phrasing.split(/\s+/).slice(0, MAX_PHRASING_WORDS).join(' '));
 
 /** Where a value's words stand in a text, compared without edge punctuation: each start, and how many words. */
+const DECIMAL = /^-?\d+(?:\.\d+)?$/;
+
 function occurrences(words: Words, value: string | number): { starts: number[]; length: number } {
+  // A number stands however a text writes it: 34.9 as "34.90", 12.5 as "12.50".
+  if (typeof value === 'number') return { starts: words.bare.flatMap((word, i) => (DECIMAL.test(word) && Number(word) === value ? [i] : [])), length: 1 };
   const target = String(value).split(/\s+/).map(strip).filter(Boolean);
   if (target.length === 0) return { starts: [], length: 0 };
   const starts = (words.at.get(target[0]!) ?? []).filter((i) => target.every((word, k) => words.bare[i + k] === word));

@@ -22,6 +22,15 @@ describe('a task filling a learned phrasing with its own values', () => {
     expect(templateMatch('refund ticket T-2041', tickets)).toBe(1);
   });
 
+  it('matches a number however the task writes it: 34.90 as 34.9', () => {
+    const price = {
+      description: 'Set the price of SKU POLO-WHT-L to 34.99',
+      inputs_schema: { type: 'object', required: ['sku', 'price'], properties: { sku: { type: 'string', examples: ['POLO-WHT-L'] }, price: { type: 'number', examples: [34.99, 12.5] } } },
+    };
+    expect(templateMatch('Set the price of SKU MUG-CER-350 to 34.90', price)).toBe(1);
+    expect(templateMatch('Set the price of SKU MUG-CER-350 to 12.50', price)).toBe(1);
+  });
+
   it('matches a template filled with a word or so more, and not one missing a word of its own', () => {
     const phone = { ...tickets, description: 'please refund ticket T-100 for the customer on the phone' };
     expect(templateMatch('please refund ticket T-2041 for the customer on the phone', phone)).toBe(1);
