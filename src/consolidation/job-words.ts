@@ -101,6 +101,8 @@ export function jobOf(plan: Pick<PlanGraphPayload, 'examples' | 'nodes' | 'edges
     const action = leadingAction(task);
     if (action && !action.negated) actions.add(action.action);
     for (const word of contentWords(task)) stated.add(word);
+    // A code in capitals is a value even when it spells a stop word ("Set AT shipping", "IT", "IN").
+    for (const code of task.match(/(?<![\p{L}\p{N}])\p{Lu}{2,}(?![\p{L}\p{N}])/gu) ?? []) stated.add(code.toLowerCase());
     const lead = leadWord(task);
     if (lead) leads.add(lead);
   }

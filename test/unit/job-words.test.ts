@@ -55,6 +55,12 @@ describe('job words', () => {
     expect(sameJob(status(`Is ${'billing'} healthy?`, 'billing'), status('Check the status of search', 'search'))).toBe(true);
   });
 
+  it('reads a code in capitals as a value, even one spelling a stop word', () => {
+    const rate = (task: string, country: string) =>
+      job(task, { url: `https://api.shop.example/v2/shipping_zones?country=${country}` }, { url: 'https://api.shop.example/v2/rates/standard', body: { price: 5 } }, { cmd: 'echo ok' });
+    expect(sameJob(rate('Set AT standard shipping to 7.20 EUR', 'AT'), rate('Update the standard shipping rate for Germany (DE) to 4.90', 'DE'))).toBe(true);
+  });
+
   it('never takes one call with another classed action for the same job', () => {
     const workers = (verb: string) => job(`${verb} the billing workers`, { url: 'https://ops.example/workers/billing' }, { url: 'https://ops.example/workers', body: { action: verb.toLowerCase() } }, { cmd: 'echo ok' });
     expect(callOverlap(workers('Restart'), workers('Stop'))).toBeGreaterThanOrEqual(SAME_CALLS);
