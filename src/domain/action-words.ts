@@ -151,14 +151,22 @@ export function actionConflict(task: string, planNames: readonly string[]): Acti
   if (done.some((a) => a.action === asked.action)) return undefined;
   if (done.length === 0) {
     // Tasks that lead with no verb ("I left my laptop on the train, lock it") may lead a later clause
-    // with one: another class than every such verb is another action ("unlock my laptop").
-    const said = planNames.flatMap((name) => name.split(CLAUSE).flatMap((clause) => leadingAction(clause) ?? [])).filter((a) => !a.negated);
+    // with one: another class than every such verb two of them say is another action ("unlock my
+    // laptop"). One task alone may name a step ("…, open a jira and link it" for an escalation).
+    const said = repeated(planNames.map((name) => name.split(CLAUSE).flatMap((clause) => leadingAction(clause) ?? []).filter((a) => !a.negated)));
     if (said.length > 0 && !said.some((a) => a.action === asked.action)) return { task: asked.word, plan: [...new Set(said.map((a) => a.word))] };
     // A plan named by verbs of no class ("build the sales report", "summarise the PR") is not known
     // to do anything in particular: only an action that cannot be taken back needs one it is known to do.
     return IRREVERSIBLE.has(asked.action) && planNames.length > 0 && said.length === 0 ? { task: asked.word, plan: [] } : undefined;
   }
   return { task: asked.word, plan: [...new Set(done.map((a) => a.word))] };
+}
+
+/** The actions at least two of the lists hold (each list counted once per action class). */
+function repeated(lists: ReadonlyArray<readonly ActionWord[]>): ActionWord[] {
+  const counts = new Map<string, number>();
+  for (const list of lists) for (const action of new Set(list.map((a) => a.action))) counts.set(action, (counts.get(action) ?? 0) + 1);
+  return lists.flat().filter((a) => counts.get(a.action)! >= 2);
 }
 
 /** Where a clause of a task starts: after punctuation, "and" or "then". */

@@ -79,6 +79,8 @@ describe('what a plan is known to do', () => {
     expect(actionConflict('lock device C02LL77NMD6T', lock)).toBeUndefined();
     // A noun phrase is no clause's verb: "pull request" does not read.
     expect(actionConflict('send the weekly changelog', ['Summarise pull request 4821 for the weekly changelog'])).toBeUndefined();
+    // One task alone may name a step of the job, not the job: two must say the verb.
+    expect(actionConflict('send the ticket to engineering', ['escalate_ticket_to_engineering', 'this bug report needs a developer, open a jira and link it'])).toBeUndefined();
   });
 
   it('reads the verb after an article the task leads with, and "ack" as acknowledging', () => {
